@@ -1,0 +1,98 @@
+package dev.metahook.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.wire.Json;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Builds a parent's {@code status.conditions} in the Kubernetes {@code metav1.Condition} schema. A
+ * condition whose status did not change keeps the {@code lastTransitionTime} it had, so the same
+ * observed state gives the same status and Metacontroller does not write, and call, in a loop.
+ * Conditions come out in the order they were set.
+ */
+public final class Conditions {
+    private static final Pattern REASON = Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+    private static final int MAX_REASON = 1024;
+    private static final int MAX_MESSAGE = 32768;
+
+    private final Map<String, JsonNode> previous;
+    private final Long generation;
+    private final Clock clock;
+    private final Map<String, Condition> current = new LinkedHashMap<>();
+
+    private Conditions(Map<String, JsonNode> previous, Long generation, Clock clock) {
+        this.previous = previous;
+        this.generation = generation;
+        this.clock = clock;
+    }
+
+    /** Conditions for this parent, carrying forward what its current status holds. */
+    public static Conditions from(HasMetadata parent, Clock clock) {
+        return from(Json.tree(parent), clock);
+    }
+
+    /** The same, from the parent as a JSON tree. */
+    public static Conditions from(JsonNode parent, Clock clock) {
+        Map<String, JsonNode> previous = new HashMap<>();
+        for (JsonNode condition : parent.path("status").path("conditions")) {
+            if (condition.path("type").isTextual()) {
+                previous.putIfAbsent(condition.path("type").textValue(), condition);
+            }
+        }
+        JsonNode generation = parent.path("metadata").path("generation");
+        return new Conditions(previous, generation.canConvertToLong() ? generation.longValue() : null, clock);
+    }
+
+    /** Sets one condition; setting the same type again replaces it in place. */
+    public Conditions set(String type, boolean status, String reason, String message) {
+        if (!REASON.matcher(reason).matches() || reason.length() > MAX_REASON) {
+            throw new IllegalArgumentException("condition reason '" + reason + "' is not CamelCase as Kubernetes requires");
+        }
+        String statusText = status ? "True" : "False";
+        Condition condition = new Condition(lastTransitionTime(type, statusText), truncate(message), generation, reason,
+                statusText, type);
+        current.put(type, condition);
+        return this;
+    }
+
+    /** The conditions set so far, in order. */
+    public List<Condition> list() {
+        return List.copyOf(current.values());
+    }
+
+    private String lastTransitionTime(String type, String status) {
+        JsonNode before = previous.get(type);
+        if (before != null && status.equals(before.path("status").asText()) && parses(before.path("lastTransitionTime"))) {
+            return before.path("lastTransitionTime").textValue();
+        }
+        return DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    private static boolean parses(JsonNode time) {
+        if (!time.isTextual()) {
+            return false;
+        }
+        try {
+            OffsetDateTime.parse(time.textValue());
+            return true;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    private static String truncate(String message) {
+        String text = message == null ? "" : message;
+        return text.length() <= MAX_MESSAGE ? text : text.substring(0, MAX_MESSAGE);
+    }
+}

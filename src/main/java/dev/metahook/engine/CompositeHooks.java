@@ -1,0 +1,75 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.Finalization;
+import dev.metahook.api.SyncResult;
+import dev.metahook.api.TerminalException;
+import dev.metahook.engine.Controllers.CompositeRegistration;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.CompositeRequest;
+import dev.metahook.wire.CompositeResponse;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.MalformedRequestException;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.util.List;
+
+/** Sync and finalize for a CompositeController: request in, guarded response out. */
+final class CompositeHooks {
+    private final Clock clock;
+
+    CompositeHooks(Clock clock) {
+        this.clock = clock;
+    }
+
+    HookAnswer call(CompositeRegistration registration, Hook hook, JsonNode body) {
+        CompositeRequest request = CompositeRequest.read(body);
+        boolean finalizing = request.finalizing();
+        checkRoute(registration, hook, finalizing);
+        TypedObjects.checkKind(request.parent(), registration.parentType(), request.controller(), "parent");
+        String namespace = namespaceOf(request.parent());
+        ObservedView observed = new ObservedView(request.children(), namespace, "children");
+
+        SyncResult result;
+        boolean finalized = false;
+        String outcome;
+        try {
+            HasMetadata parent = TypedObjects.convert(request.parent(), registration.parentType(), "parent");
+            if (finalizing) {
+                Finalization finalization = registration.controller().finalize(parent, observed);
+                result = finalization.result();
+                finalized = finalization.isDone();
+                outcome = finalized ? "finalized" : "finalizing";
+            } else {
+                result = registration.controller().sync(parent, observed);
+                outcome = "synced";
+            }
+        } catch (TerminalException e) {
+            result = SyncResult.keepingObserved().withStatus(StalledStatus.of(request.parent(), e, clock));
+            outcome = "stalled";
+        }
+        List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
+        new Guards(request.controller(), request.parent(), request.children(), "childResources", true)
+                .check(children, result, finalized, finalizing);
+        ObjectNode status = result.status().map(Encoding::status).orElseGet(Json::object);
+        CompositeResponse response = new CompositeResponse(status, children, Encoding.seconds(result.resyncAfter()),
+                finalizing ? finalized : null);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome);
+    }
+
+    private static void checkRoute(CompositeRegistration registration, Hook hook, boolean finalizing) {
+        if (hook == Hook.FINALIZE && !finalizing) {
+            throw new MalformedRequestException("/finalizing", "/finalizing is false, but this is the finalize hook");
+        }
+        if (finalizing && !registration.hooks().contains(Hook.FINALIZE)) {
+            throw new MalformedRequestException("/finalizing",
+                    "/finalizing is true, but controller " + registration.name() + " has no finalize hook");
+        }
+    }
+
+    static String namespaceOf(JsonNode object) {
+        String namespace = object.path("metadata").path("namespace").asText("");
+        return namespace.isEmpty() ? null : namespace;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.RelatedRule;
+import dev.metahook.api.TerminalException;
+import dev.metahook.engine.Controllers.CompositeRegistration;
+import dev.metahook.engine.Controllers.DecoratorRegistration;
+import dev.metahook.engine.Controllers.Registration;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.CustomizeRequest;
+import dev.metahook.wire.CustomizeResponse;
+import dev.metahook.wire.HookVersion;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.ResponseCheck;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The customize hook: the controller's related-resource rules, checked against what Metacontroller
+ * accepts. A parent whose spec cannot be read gets no rules; its sync reports the invalid spec.
+ */
+final class CustomizeHook {
+
+    HookAnswer call(Registration registration, JsonNode body) {
+        CustomizeRequest request = CustomizeRequest.read(body);
+        String field = "parent";
+        JsonNode controller = registration instanceof CompositeRegistration ? request.controller() : Json.object();
+        TypedObjects.checkKind(request.parent(), registration.parentType(), controller, field);
+        List<RelatedRule> rules;
+        try {
+            HasMetadata parent = TypedObjects.convert(request.parent(), registration.parentType(), field);
+            rules = registration instanceof CompositeRegistration composite
+                    ? composite.controller().customize(parent)
+                    : ((DecoratorRegistration) registration).controller().customize(parent);
+        } catch (TerminalException e) {
+            rules = List.of();
+        }
+        List<ObjectNode> trees = rules.stream().map(CustomizeHook::tree).toList();
+        CustomizeResponse response = new CustomizeResponse(trees);
+        check(response, request);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), "customized");
+    }
+
+    private static ObjectNode tree(RelatedRule rule) {
+        ObjectNode out = Json.object();
+        putIfPresent(out, "apiVersion", rule.apiVersion());
+        putIfPresent(out, "resource", rule.resource());
+        putIfPresent(out, "namespace", rule.namespace());
+        if (rule.labelSelector() != null) {
+            out.set("labelSelector", Json.tree(rule.labelSelector()));
+        }
+        if (rule.namespaceSelector() != null) {
+            out.set("namespaceSelector", Json.tree(rule.namespaceSelector()));
+        }
+        if (!rule.names().isEmpty()) {
+            rule.names().forEach(out.putArray("names")::add);
+        }
+        return out;
+    }
+
+    private static void putIfPresent(ObjectNode out, String field, String value) {
+        if (value != null && !value.isEmpty()) {
+            out.put(field, value);
+        }
+    }
+
+    private static void check(CustomizeResponse response, CustomizeRequest request) {
+        List<String> violations = new ArrayList<>(ResponseCheck.customize(response.toJson(), true));
+        String namespace = CompositeHooks.namespaceOf(request.parent());
+        boolean v1 = HookVersion.declared(request.controller(), "customize") == HookVersion.V1;
+        if (namespace != null && v1) {
+            List<ObjectNode> rules = response.relatedResources();
+            for (int i = 0; i < rules.size(); i++) {
+                ObjectNode rule = rules.get(i);
+                if (rule.has("namespaceSelector")) {
+                    violations.add("/relatedResources/" + i + ": namespaceSelector is not supported for a namespaced parent in a v1 hook");
+                }
+                String ruleNamespace = rule.path("namespace").asText(namespace);
+                if (!ruleNamespace.equals(namespace)) {
+                    violations.add("/relatedResources/" + i + ": namespace " + ruleNamespace
+                            + " differs from the parent's namespace " + namespace + " (v1 hooks see only the parent's namespace)");
+                }
+            }
+        }
+        if (!violations.isEmpty()) {
+            throw new GuardViolation(violations);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.TerminalException;
+import dev.metahook.engine.Controllers.DecoratorRegistration;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.DecoratorRequest;
+import dev.metahook.wire.DecoratorResponse;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.MalformedRequestException;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Sync and finalize for a DecoratorController. A terminal error keeps the attachments and sets only
+ * the conditions of the target's status.
+ */
+final class DecoratorHooks {
+    private final Clock clock;
+
+    DecoratorHooks(Clock clock) {
+        this.clock = clock;
+    }
+
+    HookAnswer call(DecoratorRegistration registration, Hook hook, JsonNode body) {
+        DecoratorRequest request = DecoratorRequest.read(body);
+        boolean finalizing = request.finalizing();
+        if (hook == Hook.FINALIZE && !finalizing) {
+            throw new MalformedRequestException("/finalizing", "/finalizing is false, but this is the finalize hook");
+        }
+        if (finalizing && !registration.hooks().contains(Hook.FINALIZE)) {
+            throw new MalformedRequestException("/finalizing",
+                    "/finalizing is true, but controller " + registration.name() + " has no finalize hook");
+        }
+        TypedObjects.checkKind(request.object(), registration.parentType(), Json.object(), "object");
+        String namespace = CompositeHooks.namespaceOf(request.object());
+        ObservedView observed = new ObservedView(request.attachments(), namespace, "attachments");
+
+        DecoratorResult result;
+        String outcome;
+        try {
+            HasMetadata object = TypedObjects.convert(request.object(), registration.parentType(), "object");
+            result = finalizing ? registration.controller().finalize(object, observed) : registration.controller().sync(object, observed);
+            outcome = result.isFinalized() ? "finalized" : finalizing ? "finalizing" : "synced";
+        } catch (TerminalException e) {
+            result = DecoratorResult.keepingAttachments().withStatus(StalledStatus.of(request.object(), e, clock));
+            outcome = "stalled";
+        }
+        List<ObjectNode> attachments = DesiredChildren.of(result.attachments(), request.attachments(), namespace);
+        new Guards(request.controller(), request.object(), request.attachments(), "attachments", false)
+                .check(attachments, result.attachments(), result.isFinalized(), finalizing);
+        ObjectNode status = result.status().map(Encoding::status).orElse(null);
+        DecoratorResponse response = new DecoratorResponse(result.labels(), result.annotations(), status, attachments,
+                Encoding.seconds(result.attachments().resyncAfter()), finalizing ? result.isFinalized() : null);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
+import dev.metahook.api.SyncResult;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.ObjectMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The children a result asks for, as the trees that go on the wire: the observed ones as last applied
+ * when the result keeps them, each with the parent's namespace where it has none, in a fixed order
+ * (group key, namespace, name) whatever order the controller built them in.
+ */
+final class DesiredChildren {
+    private static final Comparator<ObjectNode> ORDER = Comparator
+            .comparing((ObjectNode child) -> child.path("kind").asText() + "." + child.path("apiVersion").asText())
+            .thenComparing(child -> child.path("metadata").path("namespace").asText())
+            .thenComparing(child -> child.path("metadata").path("name").asText());
+
+    private DesiredChildren() {
+    }
+
+    static List<ObjectNode> of(SyncResult result, ObjectMap observed, String parentNamespace) {
+        List<ObjectNode> children = new ArrayList<>();
+        if (result.keepsObserved()) {
+            observed.all().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));
+        }
+        List<String> notObjects = new ArrayList<>();
+        for (HasMetadata child : result.children()) {
+            JsonNode tree = Json.tree(child);
+            if (tree instanceof ObjectNode object) {
+                children.add(withNamespace(object, parentNamespace));
+            } else {
+                notObjects.add("child " + child.getClass().getSimpleName() + " is not written as a JSON object");
+            }
+        }
+        if (!notObjects.isEmpty()) {
+            throw new GuardViolation(notObjects);
+        }
+        children.sort(ORDER);
+        return children;
+    }
+
+    static ChildId id(JsonNode child, String parentNamespace) {
+        JsonNode metadata = child.path("metadata");
+        return new ChildId(child.path("apiVersion").asText(), child.path("kind").asText(),
+                metadata.path("namespace").asText(""), metadata.path("name").asText()).inNamespace(parentNamespace);
+    }
+
+    private static ObjectNode withNamespace(ObjectNode child, String parentNamespace) {
+        if (parentNamespace != null && child.get("metadata") instanceof ObjectNode metadata && !metadata.hasNonNull("namespace")) {
+            metadata.put("namespace", parentNamespace);
+        }
+        return child;
+    }
+}

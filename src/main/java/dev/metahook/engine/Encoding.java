@@ -1,0 +1,29 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.Json;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** The small conversions every hook's answer shares. */
+final class Encoding {
+    private Encoding() {
+    }
+
+    /** A status value as an object tree; anything else is refused. */
+    static ObjectNode status(Object status) {
+        JsonNode tree = Json.tree(status);
+        if (tree instanceof ObjectNode object) {
+            return object;
+        }
+        throw new GuardViolation(List.of("status is " + tree.getNodeType().toString().toLowerCase() + ", not an object"));
+    }
+
+    /** Seconds with millisecond precision; whole seconds come out as integers. */
+    static BigDecimal seconds(Optional<Duration> delay) {
+        return delay.map(d -> BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros()).orElse(null);
+    }
+}

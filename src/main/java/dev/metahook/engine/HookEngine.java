@@ -1,0 +1,118 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.TransientException;
+import dev.metahook.engine.Controllers.CompositeRegistration;
+import dev.metahook.engine.Controllers.DecoratorRegistration;
+import dev.metahook.engine.Controllers.Registration;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.MalformedRequestException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One hook call, start to end: find the controller, decode, dispatch, guard, encode; and map every
+ * failure onto an answer Metacontroller handles the right way. A bad request is a 400 that changes
+ * nothing; a transient error a 429 with {@code Retry-After}; a refused response or a bug a 500, never
+ * a 200 that could delete children. Thread-safe; holds no state between calls.
+ */
+public final class HookEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(HookEngine.class);
+    private static final int MAX_DETAIL = 300;
+
+    private final Controllers controllers;
+    private final CompositeHooks composite;
+    private final DecoratorHooks decorator;
+    private final CustomizeHook customize = new CustomizeHook();
+
+    public HookEngine(Controllers controllers, Clock clock) {
+        this.controllers = controllers;
+        this.composite = new CompositeHooks(clock);
+        this.decorator = new DecoratorHooks(clock);
+    }
+
+    public Controllers controllers() {
+        return controllers;
+    }
+
+    /** Answers one call of {@code POST /<controller>/<hook>} with this body. */
+    public HookAnswer handle(String controllerName, String hookName, byte[] body) {
+        Registration registration = controllers.get(controllerName);
+        if (registration == null) {
+            return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
+                    "no controller is named '" + controllerName + "'; this server has " + controllers.names()));
+        }
+        Hook hook = Hook.fromPath(hookName);
+        if (hook == null || !registration.hooks().contains(hook)) {
+            return HookAnswer.problem(Problem.of("unknown-hook", "Unknown hook", 404,
+                    "controller " + controllerName + " has no hook '" + hookName + "'; it has " + paths(registration)));
+        }
+        JsonNode request;
+        try {
+            request = Json.parse(body);
+        } catch (MalformedRequestException e) {
+            return badRequest(e);
+        }
+        return dispatch(registration, hook, request);
+    }
+
+    private HookAnswer dispatch(Registration registration, Hook hook, JsonNode request) {
+        try {
+            if (hook == Hook.CUSTOMIZE) {
+                return customize.call(registration, request);
+            }
+            if (registration instanceof CompositeRegistration c) {
+                return composite.call(c, hook, request);
+            }
+            return decorator.call((DecoratorRegistration) registration, hook, request);
+        } catch (MalformedRequestException e) {
+            return badRequest(e);
+        } catch (TransientException e) {
+            return retryLater(e);
+        } catch (GuardViolation e) {
+            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.path(), parentKey(request), e.getMessage());
+            return HookAnswer.problem(new Problem("response-refused", "Response refused by guards", 500,
+                    "the controller's answer breaks Metacontroller's contract; nothing was sent: "
+                            + shorten(e.violations().get(0)), null, e.violations()));
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("{} {} for {} failed", registration.name(), hook.path(), parentKey(request), e);
+            return HookAnswer.problem(Problem.of("controller-failed", "Controller failed", 500,
+                    "controller " + registration.name() + " failed on " + parentKey(request) + ": "
+                            + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage()))));
+        }
+    }
+
+    private static HookAnswer badRequest(MalformedRequestException e) {
+        return HookAnswer.problem(new Problem("malformed-request", "Malformed request", 400, shorten(e.getMessage()),
+                e.pointer().isEmpty() ? null : e.pointer(), List.of()));
+    }
+
+    private static HookAnswer retryLater(TransientException e) {
+        long seconds = Math.max(1, divideRoundingUp(e.retryAfter()));
+        Problem problem = Problem.of("retry-later", "Retry later", 429, shorten(String.valueOf(e.getMessage())));
+        return HookAnswer.problem(problem, Map.of("Retry-After", Long.toString(seconds)));
+    }
+
+    private static long divideRoundingUp(Duration delay) {
+        return delay.plusNanos(999_999_999L).getSeconds();
+    }
+
+    private static String paths(Registration registration) {
+        return registration.hooks().stream().map(Hook::path).toList().toString();
+    }
+
+    private static String parentKey(JsonNode request) {
+        JsonNode parent = request.has("object") ? request.path("object") : request.path("parent");
+        JsonNode metadata = parent.path("metadata");
+        String namespace = metadata.path("namespace").asText("");
+        return parent.path("kind").asText("?") + " " + (namespace.isEmpty() ? "" : namespace + "/") + metadata.path("name").asText("?");
+    }
+
+    private static String shorten(String text) {
+        return text.length() <= MAX_DETAIL ? text : text.substring(0, MAX_DETAIL) + "…";
+    }
+}

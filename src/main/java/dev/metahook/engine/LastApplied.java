@@ -1,0 +1,53 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.Json;
+import java.util.List;
+
+/**
+ * An observed child as Metacontroller last applied it: the compact JSON in its
+ * {@code metacontroller.k8s.io/last-applied-configuration} annotation. Without a readable annotation,
+ * the observed object minus what the server manages. Either way the result can be returned as a
+ * desired child and changes nothing.
+ */
+final class LastApplied {
+    static final String ANNOTATION = "metacontroller.k8s.io/last-applied-configuration";
+
+    /** Metadata the API server owns; a hook must never send it back. */
+    static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation", "creationTimestamp",
+            "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink", "ownerReferences");
+
+    private LastApplied() {
+    }
+
+    static ObjectNode of(ObjectNode observed, String parentNamespace) {
+        ObjectNode applied = fromAnnotation(observed);
+        ObjectNode child = applied != null ? applied : observed.deepCopy();
+        child.remove("status");
+        ObjectNode metadata = child.with("metadata");
+        SERVER_METADATA.forEach(metadata::remove);
+        if (!metadata.hasNonNull("namespace") && parentNamespace != null) {
+            String namespace = observed.path("metadata").path("namespace").asText(parentNamespace);
+            metadata.put("namespace", namespace);
+        }
+        return child;
+    }
+
+    private static ObjectNode fromAnnotation(ObjectNode observed) {
+        JsonNode text = observed.path("metadata").path("annotations").path(ANNOTATION);
+        if (!text.isTextual()) {
+            return null;
+        }
+        try {
+            JsonNode parsed = Json.parse(text.textValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            boolean sameObject = parsed.isObject()
+                    && parsed.path("kind").equals(observed.path("kind"))
+                    && parsed.path("apiVersion").equals(observed.path("apiVersion"))
+                    && parsed.path("metadata").path("name").equals(observed.path("metadata").path("name"));
+            return sameObject ? (ObjectNode) parsed : null;
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+    }
+}

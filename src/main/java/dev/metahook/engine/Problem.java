@@ -1,0 +1,38 @@
+package dev.metahook.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
+import java.util.List;
+
+/**
+ * An RFC 9457 problem document: what went wrong, for a person reading Metacontroller's event or a
+ * curl user. {@code pointer} names the request field at fault; {@code violations} lists every rule a
+ * refused response broke. Never a stack trace.
+ */
+public record Problem(String type, String title, int status, String detail, String pointer, List<String> violations) {
+    public static final String MEDIA_TYPE = "application/problem+json";
+
+    public Problem {
+        violations = violations == null ? List.of() : List.copyOf(violations);
+    }
+
+    public static Problem of(String type, String title, int status, String detail) {
+        return new Problem(type, title, status, detail, null, List.of());
+    }
+
+    public byte[] toBytes() {
+        ObjectNode out = Json.object();
+        out.put("type", "urn:metahook:problem:" + type);
+        out.put("title", title);
+        out.put("status", status);
+        out.put("detail", detail);
+        if (pointer != null) {
+            out.put("pointer", pointer);
+        }
+        if (!violations.isEmpty()) {
+            violations.forEach(out.putArray("violations")::add);
+        }
+        return CanonicalJson.bytes(out);
+    }
+}

@@ -1,0 +1,113 @@
+package dev.metahook.wire;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Writes a tree as compact JSON whose bytes depend only on its content: object keys sorted by Unicode
+ * code point (the order Go's encoding/json uses), and whole numbers written as integers wherever
+ * they came from, because Metacontroller compares decoded JSON and {@code 3.0} never equals {@code 3}.
+ */
+public final class CanonicalJson {
+    /** Go writes float64 values below 1e21 without an exponent; whole ones then look like integers. */
+    private static final int MAX_PLAIN_INTEGER_DIGITS = 21;
+
+    static final Comparator<String> CODE_POINT_ORDER = CanonicalJson::compareCodePoints;
+
+    private CanonicalJson() {
+    }
+
+    public static byte[] bytes(JsonNode node) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (JsonGenerator generator = Json.mapper().getFactory().createGenerator(out)) {
+            write(generator, node);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    public static String string(JsonNode node) {
+        return new String(bytes(node), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void write(JsonGenerator out, JsonNode node) throws IOException {
+        switch (node.getNodeType()) {
+            case OBJECT -> writeObject(out, node);
+            case ARRAY -> {
+                out.writeStartArray();
+                for (JsonNode element : node) {
+                    write(out, element);
+                }
+                out.writeEndArray();
+            }
+            case NUMBER -> writeNumber(out, node);
+            case STRING -> out.writeString(node.textValue());
+            case BOOLEAN -> out.writeBoolean(node.booleanValue());
+            case BINARY -> out.writeString(node.asText());
+            case NULL, MISSING -> out.writeNull();
+            case POJO -> write(out, Json.tree(((com.fasterxml.jackson.databind.node.POJONode) node).getPojo()));
+        }
+    }
+
+    private static void writeObject(JsonGenerator out, JsonNode node) throws IOException {
+        List<String> names = new ArrayList<>(node.size());
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            names.add(it.next());
+        }
+        names.sort(CODE_POINT_ORDER);
+        out.writeStartObject();
+        for (String name : names) {
+            out.writeFieldName(name);
+            write(out, node.get(name));
+        }
+        out.writeEndObject();
+    }
+
+    private static void writeNumber(JsonGenerator out, JsonNode node) throws IOException {
+        if (node.isIntegralNumber()) {
+            if (node.canConvertToLong()) {
+                out.writeNumber(node.longValue());
+            } else {
+                out.writeNumber(node.bigIntegerValue());
+            }
+            return;
+        }
+        if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) {
+            throw new IllegalArgumentException("a number is not finite (" + node.doubleValue() + "); JSON cannot carry it");
+        }
+        BigDecimal value = node.decimalValue();
+        if (isWhole(value) && value.precision() - value.scale() <= MAX_PLAIN_INTEGER_DIGITS) {
+            out.writeNumber(value.toBigIntegerExact());
+        } else {
+            out.writeNumber(value);
+        }
+    }
+
+    private static boolean isWhole(BigDecimal value) {
+        return value.signum() == 0 || value.scale() <= 0 || value.stripTrailingZeros().scale() <= 0;
+    }
+
+    private static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.metahook.wire;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * The one Jackson configuration metahook uses, for reading bodies, converting trees to typed objects
+ * and back. Floats are read as exact decimals (never {@code Infinity}, never rounded), duplicate keys
+ * and trailing data are errors, and a decimal never silently becomes an integer field.
+ */
+public final class Json {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.ALWAYS))
+            .build();
+
+    private Json() {
+    }
+
+    /** The shared mapper; thread-safe, never reconfigured. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** Parses a request body into a tree, or says in words why it is not JSON. */
+    public static JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            throw new MalformedRequestException("", "request body is empty");
+        }
+        try (JsonParser parser = MAPPER.createParser(body)) {
+            JsonNode node = MAPPER.readTree(parser);
+            if (node == null || node.isMissingNode()) {
+                throw new MalformedRequestException("", "request body is empty");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new MalformedRequestException("", "request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new MalformedRequestException("", "request body could not be read: " + e.getMessage());
+        }
+    }
+
+    /** An empty object node from the shared factory. */
+    public static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
+    /** Any value (a fabric8 model object, a map, a record, a tree) as a tree. */
+    public static JsonNode tree(Object value) {
+        return value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
+    }
+
+    /** A tree as a typed value; the caller handles the conversion error. */
+    public static <T> T convert(JsonNode tree, Class<T> type) throws JsonProcessingException {
+        return MAPPER.treeToValue(tree, type);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Metacontroller's JSON: the request and response envelopes of every hook, object maps keyed
+ * {@code Kind.apiVersion} then by object key (v1 and v2 keys), and the canonical encoding that makes
+ * the same response the same bytes. Kubernetes objects stay Jackson trees here; nothing is converted
+ * to a typed model unless a caller asks for it.
+ */
+package dev.metahook.wire;

@@ -1,0 +1,82 @@
+package dev.metahook.testing;
+
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Conditions;
+import dev.metahook.api.Finalization;
+import dev.metahook.api.ObservedChildren;
+import dev.metahook.api.RelatedRule;
+import dev.metahook.api.SyncResult;
+import dev.metahook.api.TerminalException;
+import dev.metahook.api.TransientException;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A small controller for tests: one ConfigMap per Widget holding its message. A message of
+ * {@code retry} is a transient error, {@code boom} a bug; a missing or negative size is an invalid spec.
+ * Finalize deletes the ConfigMap, then says done.
+ */
+public final class WidgetController implements CompositeController<Widget> {
+    private final Clock clock;
+
+    public WidgetController(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public SyncResult sync(Widget widget, ObservedChildren children) {
+        Widget.Spec spec = widget.getSpec();
+        if (spec == null || spec.size == null || spec.size < 0) {
+            throw new TerminalException("InvalidSpec", "spec.size: must be a whole number of at least 0");
+        }
+        if ("retry".equals(spec.message)) {
+            throw new TransientException("the message is not there yet", Duration.ofMillis(6500));
+        }
+        if ("boom".equals(spec.message)) {
+            throw new IllegalStateException("boom");
+        }
+        return SyncResult.of(configMap(widget))
+                .withStatus(status(widget, children, "Available"))
+                .deletingUnlisted();
+    }
+
+    @Override
+    public Finalization finalize(Widget widget, ObservedChildren children) {
+        if (children.all(ConfigMap.class).isEmpty()) {
+            return Finalization.done().withStatus(Map.of("phase", "Deleted"));
+        }
+        return Finalization.waitFor(SyncResult.of().deletingUnlisted().resyncAfter(Duration.ofSeconds(5)))
+                .withStatus(Map.of("phase", "Deleting"));
+    }
+
+    @Override
+    public List<RelatedRule> customize(Widget widget) {
+        return List.of(RelatedRule.named("v1", "secrets", "widget-shared").inNamespace(widget.getMetadata().getNamespace()));
+    }
+
+    static ConfigMap configMap(Widget widget) {
+        String name = widget.getMetadata().getName();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("app.kubernetes.io/name", "widget")
+                .addToLabels("app.kubernetes.io/instance", name)
+                .endMetadata()
+                .addToData("message", String.valueOf(widget.getSpec().message))
+                .addToData("size", Integer.toString(widget.getSpec().size))
+                .build();
+    }
+
+    private Map<String, Object> status(Widget widget, ObservedChildren children, String reason) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("size", widget.getSpec().size);
+        status.put("observedConfigMaps", children.all(ConfigMap.class).size());
+        status.put("conditions", Conditions.from(widget, clock).set("Ready", true, reason, "the ConfigMap is written").list());
+        return status;
+    }
+}
