@@ -8,7 +8,6 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -110,7 +109,8 @@ public final class HookServer implements AutoCloseable {
     }
 
     private static void notFound(Context ctx) {
-        if (ctx.resultInputStream() == null) {
+        String written = ctx.res().getContentType();
+        if (written == null || !written.startsWith(Problem.MEDIA_TYPE)) {
             problem(ctx, Problem.of("not-found", "Not found", 404,
                     "no route " + ctx.method() + " " + ctx.path() + "; hooks are POST /<controller>/<sync|finalize|customize>"));
         }
@@ -118,9 +118,5 @@ public final class HookServer implements AutoCloseable {
 
     private static void problem(Context ctx, Problem problem) {
         ctx.status(problem.status()).contentType(Problem.MEDIA_TYPE).result(problem.toBytes());
-    }
-
-    static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -22,7 +22,6 @@ public final class Json {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
@@ -48,6 +47,9 @@ public final class Json {
             JsonNode node = MAPPER.readTree(parser);
             if (node == null || node.isMissingNode()) {
                 throw new MalformedRequestException("", "request body is empty");
+            }
+            if (parser.nextToken() != null) {
+                throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
             }
             return node;
         } catch (JsonProcessingException e) {

@@ -1,0 +1,141 @@
+package dev.metahook.server;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.TestServer;
+import io.restassured.response.ValidatableResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every kind of bad call gets its status code and a problem+json body naming the problem; the next call is fine. */
+class BadInputTest {
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(TestServer.widgets(), ServerConfig.defaults().withMaxBodySize(64 * 1024));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @AfterEach
+    void aGoodRequestStillGetsItsAnswer() {
+        post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("after", 2, "ok"), List.of(), false)))
+                .statusCode(200)
+                .body("children[0].metadata.name", equalTo("after"));
+    }
+
+    private static ValidatableResponse post(String path, byte[] body) {
+        return given().port(server.port()).contentType("application/json").body(body).post(path).then();
+    }
+
+    private static ValidatableResponse problem(String path, String body, int status) {
+        return post(path, body.getBytes(StandardCharsets.UTF_8)).statusCode(status)
+                .contentType("application/problem+json")
+                .body("status", equalTo(status))
+                .body("detail", not(containsString("at dev.metahook")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "not JSON | {\"parent\": | not valid JSON",
+            "empty body | '' | request body is empty",
+            "an array | [1,2] | the body is an array",
+            "a string | \"sync\" | the body is a string",
+            "no parent | {\"controller\":{},\"children\":{}} | /parent is missing",
+            "parent not an object | {\"controller\":{},\"parent\":[],\"children\":{}} | /parent: expected an object, got an array",
+            "parent without name | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{}},\"children\":{}} | /parent/metadata/name: required field is missing",
+            "children an array | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}},\"children\":[]} | /children: expected an object map, got an array",
+            "no children | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}}} | /children: required field is missing",
+            "bad group key | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}},\"children\":{\"ConfigMap\":{}}} | not a group key",
+            "finalizing a string | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}},\"children\":{},\"finalizing\":\"yes\"} | /finalizing: expected a boolean",
+            "duplicate key | {\"parent\":{},\"parent\":{}} | Duplicate field",
+            "decorator body on composite hook | {\"controller\":{},\"object\":{},\"attachments\":{}} | this is a DecoratorController request",
+    })
+    void refusesMalformedRequests(String what, String body, String detail) {
+        problem("/widget/sync", body, 400)
+                .body("type", equalTo("urn:metahook:problem:malformed-request"))
+                .body("detail", containsString(detail));
+    }
+
+    @Test
+    void namesTheFieldOfAnObservedChildThatIsNotAKubernetesObject() {
+        ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
+        request.with("children").with("ConfigMap.v1").putObject("broken").put("kind", "ConfigMap");
+        problem("/widget/sync", Requests.bytes(request).length == 0 ? "" : new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
+                .body("pointer", equalTo("/children/ConfigMap.v1/broken/apiVersion"));
+    }
+
+    @Test
+    void refusesAParentOfAnotherKind() {
+        ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
+        request.with("parent").put("kind", "Gadget");
+        problem("/widget/sync", new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
+                .body("detail", containsString("/parent is Gadget test.metahook.dev/v1, but this controller serves Widget"));
+    }
+
+    @Test
+    void refusesAFinalizeCallThatIsNotFinalizing() {
+        byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false));
+        post("/widget/finalize", request).statusCode(400).body("pointer", equalTo("/finalizing"));
+    }
+
+    @Test
+    void answersUnknownControllerWith404() {
+        problem("/gadget/sync", "{}", 404).body("detail", containsString("no controller is named 'gadget'"));
+    }
+
+    @Test
+    void answersUnknownHookWith404() {
+        problem("/widget/resync", "{}", 404).body("detail", containsString("has no hook 'resync'"));
+    }
+
+    @Test
+    void answersOtherPathsWith404() {
+        given().port(server.port()).post("/widget/sync/extra").then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
+    void answersWrongMethodWith405() {
+        given().port(server.port()).get("/widget/sync").then()
+                .statusCode(405)
+                .header("Allow", "POST")
+                .contentType("application/problem+json");
+    }
+
+    @Test
+    void answersBodyOverTheLimitWith413() {
+        String big = "{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}";
+        problem("/widget/sync", big, 413).body("detail", containsString("65536 bytes"));
+    }
+
+    @Test
+    void answersTransientErrorsWith429AndRetryAfter() {
+        post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "retry"), List.of(), false)))
+                .statusCode(429)
+                .header("Retry-After", "7");
+    }
+
+    @Test
+    void answersBugsWith500AndNoStackTrace() {
+        post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "boom"), List.of(), false)))
+                .statusCode(500)
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:metahook:problem:controller-failed"))
+                .body("detail", equalTo("controller widget failed on Widget default/hello: IllegalStateException: boom"));
+    }
+}

@@ -1,0 +1,140 @@
+package dev.metahook.server;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.Finalization;
+import dev.metahook.api.RelatedRule;
+import dev.metahook.api.SyncResult;
+import dev.metahook.engine.Controllers;
+import dev.metahook.testing.Fixtures;
+import dev.metahook.testing.TestServer;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.ResponseCheck;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Metacontroller's own request bodies through the real server, answered by small controllers that
+ * behave like the upstream examples: every answer is one Metacontroller's strict decoder accepts.
+ */
+class FixturesTest {
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(Controllers.builder()
+                .composite("bluegreen", GenericKubernetesResource.class,
+                        (parent, children) -> SyncResult.keepingObserved().withStatus(Map.of("activeColor", "blue")))
+                .composite("catset", GenericKubernetesResource.class, new CatSetTeardown())
+                .decorator("service-per-pod", GenericKubernetesResource.class,
+                        (object, attachments) -> DecoratorResult.keepingAttachments())
+                .composite("secretpropagation", GenericKubernetesResource.class, new SecretPropagation())
+                .build());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    /** Finalize drops the Pod and keeps the claims, as the CatSet example does, until nothing is left. */
+    static final class CatSetTeardown implements dev.metahook.api.CompositeController<GenericKubernetesResource> {
+        @Override
+        public SyncResult sync(GenericKubernetesResource parent, dev.metahook.api.ObservedChildren children) {
+            return SyncResult.keepingObserved();
+        }
+
+        @Override
+        public Finalization finalize(GenericKubernetesResource parent, dev.metahook.api.ObservedChildren children) {
+            List<PersistentVolumeClaim> claims = children.all(PersistentVolumeClaim.class).stream()
+                    .map(claim -> children.lastApplied(PersistentVolumeClaim.class, claim.getMetadata().getName()).orElseThrow())
+                    .toList();
+            return Finalization.waitFor(SyncResult.of(claims).deletingUnlisted().withStatus(Map.of("replicas", 0)));
+        }
+    }
+
+    /** The secret-propagation example's rules: the source Secret by name, the target namespaces by label. */
+    static final class SecretPropagation implements dev.metahook.api.CompositeController<GenericKubernetesResource> {
+        @Override
+        public SyncResult sync(GenericKubernetesResource parent, dev.metahook.api.ObservedChildren children) {
+            return SyncResult.keepingObserved();
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public List<RelatedRule> customize(GenericKubernetesResource parent) {
+            Map<String, Object> spec = (Map<String, Object>) parent.getAdditionalProperties().get("spec");
+            Map<String, Object> selector = (Map<String, Object>) spec.get("targetNamespaceLabelSelector");
+            return List.of(
+                    RelatedRule.named("v1", "secrets", (String) spec.get("sourceName")).inNamespace((String) spec.get("sourceNamespace")),
+                    RelatedRule.selected("v1", "namespaces", new LabelSelectorBuilder()
+                            .withMatchLabels((Map<String, String>) selector.get("matchLabels")).build()));
+        }
+    }
+
+    private static JsonNode answer(String path, String fixture) {
+        byte[] body = given().port(server.port()).contentType("application/json").body(Fixtures.bytes(fixture))
+                .post(path).then().log().ifValidationFails().statusCode(200).contentType("application/json").extract().asByteArray();
+        return Json.parse(body);
+    }
+
+    @Test
+    void blueGreenSyncKeepsEveryChildAsLastApplied() {
+        JsonNode response = answer("/bluegreen/sync", "metacontroller/01-composite-sync-v1.request.json");
+        assertEquals(List.of(), ResponseCheck.composite(response, true));
+        JsonNode expected = Fixtures.json("metacontroller/01-composite-sync-v1.response.json").get("children");
+        assertEquals(sortedByName(expected), sortedByName(response.get("children")));
+    }
+
+    @Test
+    void catSetFinalizeDropsThePodAndKeepsTheClaims() {
+        JsonNode response = answer("/catset/finalize", "metacontroller/02-composite-finalize-v1.request.json");
+        assertEquals(List.of(), ResponseCheck.composite(response, true));
+        JsonNode expected = Fixtures.json("metacontroller/02-composite-finalize-v1.response.json");
+        assertEquals(false, response.get("finalized").booleanValue());
+        assertEquals(sortedByName(expected.get("children")), sortedByName(response.get("children")));
+    }
+
+    @Test
+    void servicePerPodDecoratorKeepsItsAttachments() {
+        JsonNode response = answer("/service-per-pod/sync", "metacontroller/03-decorator-sync-v1.request.json");
+        assertEquals(List.of(), ResponseCheck.decorator(response, true));
+        assertEquals(3, response.get("attachments").size());
+        assertTrue(!response.has("status"), "a decorator that sets no status leaves the target's alone");
+    }
+
+    @Test
+    void secretPropagationCustomizeAnswersTheExamplesRules() {
+        JsonNode response = answer("/secretpropagation/customize", "metacontroller/04-customize-v1.request.json");
+        assertEquals(List.of(), ResponseCheck.customize(response, true));
+        assertEquals(Fixtures.json("metacontroller/04-customize-v1.response.json"), response);
+    }
+
+    @Test
+    void capturedRequestsAreServed() {
+        JsonNode webapp = Fixtures.json("captured/v1.5.14-webapp-sync-observed.request.json");
+        assertEquals(2, webapp.get("children").size());
+    }
+
+    /** Children by kind and name, with the parent's namespace left implicit as the upstream examples leave it. */
+    private static List<JsonNode> sortedByName(JsonNode children) {
+        List<JsonNode> list = new java.util.ArrayList<>();
+        children.forEach(child -> {
+            JsonNode copy = child.deepCopy();
+            ((com.fasterxml.jackson.databind.node.ObjectNode) copy.get("metadata")).remove("namespace");
+            list.add(copy);
+        });
+        list.sort(java.util.Comparator.comparing(c -> c.path("kind").asText() + "/" + c.path("metadata").path("name").asText()));
+        return list;
+    }
+}
