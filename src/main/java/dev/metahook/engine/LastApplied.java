@@ -9,7 +9,8 @@ import java.util.List;
  * An observed child as Metacontroller last applied it: the compact JSON in its
  * {@code metacontroller.k8s.io/last-applied-configuration} annotation. Without a readable annotation,
  * the observed object minus what the server manages. Either way the result can be returned as a
- * desired child and changes nothing.
+ * desired child and changes nothing. Its namespace is always the observed one: identity comes from
+ * what exists, not from what was once sent.
  */
 final class LastApplied {
     static final String ANNOTATION = "metacontroller.k8s.io/last-applied-configuration";
@@ -27,9 +28,11 @@ final class LastApplied {
         child.remove("status");
         ObjectNode metadata = child.with("metadata");
         SERVER_METADATA.forEach(metadata::remove);
-        if (!metadata.hasNonNull("namespace") && parentNamespace != null) {
-            String namespace = observed.path("metadata").path("namespace").asText(parentNamespace);
+        String namespace = observed.path("metadata").path("namespace").asText("");
+        if (!namespace.isEmpty()) {
             metadata.put("namespace", namespace);
+        } else if (parentNamespace != null) {
+            metadata.put("namespace", parentNamespace);
         }
         return child;
     }
