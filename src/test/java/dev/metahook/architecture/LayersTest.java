@@ -1,0 +1,51 @@
+package dev.metahook.architecture;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The layering of docs/design.md, checked: each package knows only the ones below it. */
+class LayersTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.metahook");
+
+    @Test
+    void packagesKnowOnlyTheLayersBelowThem() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("wire").definedBy("dev.metahook.wire..")
+                .layer("api").definedBy("dev.metahook.api..")
+                .layer("engine").definedBy("dev.metahook.engine..")
+                .layer("server").definedBy("dev.metahook.server..")
+                .layer("controllers").definedBy("dev.metahook.controllers..")
+                .layer("cli").definedBy("dev.metahook.cli..")
+                .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+                .whereLayer("server").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "cli")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "controllers", "cli")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "engine", "server", "cli")
+                .withOptionalLayers(true)
+                .check(CLASSES);
+    }
+
+    @Test
+    void onlyTheServerSpeaksHttp() {
+        noClasses().that().resideOutsideOfPackages("dev.metahook.server..", "dev.metahook.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void controllersSeeOnlyTheApi() {
+        noClasses().that().resideInAPackage("dev.metahook.controllers..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.metahook.wire..", "dev.metahook.engine..",
+                        "dev.metahook.server..", "com.fasterxml.jackson.databind..")
+                .allowEmptyShould(true)
+                .check(CLASSES);
+    }
+}
