@@ -17,8 +17,20 @@ public interface CompositeController<P extends HasMetadata> {
     SyncResult sync(P parent, ObservedChildren children);
 
     /**
+     * The answer when the parent cannot be acted on: {@link #sync} threw a {@link TerminalException},
+     * or the spec has fields of the wrong type (then {@code parent} comes without its spec). The
+     * default keeps every observed child as last applied and sets {@code Ready} and
+     * {@code Reconciling} False and {@code Stalled} True on the status the parent has. Override it to
+     * report a status of the controller's own; keep the children.
+     */
+    default SyncResult stalled(P parent, ObservedChildren children, TerminalException error) {
+        return SyncResult.stalled(error);
+    }
+
+    /**
      * Called instead of {@link #sync} while the parent is being deleted (or no longer matches the
-     * controller's label selector), until it answers {@link Finalization#done()}.
+     * controller's label selector), until it answers {@link Finalization#done()}. A spec that cannot
+     * be read never blocks teardown: the parent then comes without its spec.
      */
     default Finalization finalize(P parent, ObservedChildren children) {
         throw new UnsupportedOperationException("this controller has no finalize hook");

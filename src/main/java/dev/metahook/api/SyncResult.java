@@ -24,15 +24,17 @@ public final class SyncResult {
     private final Duration resyncAfter;
     private final Set<ChildId> deletions;
     private final boolean deletesUnlisted;
+    private final TerminalException stalledBy;
 
     private SyncResult(List<HasMetadata> children, boolean keepsObserved, Object status, Duration resyncAfter,
-                       Set<ChildId> deletions, boolean deletesUnlisted) {
+                       Set<ChildId> deletions, boolean deletesUnlisted, TerminalException stalledBy) {
         this.children = children;
         this.keepsObserved = keepsObserved;
         this.status = status;
         this.resyncAfter = resyncAfter;
         this.deletions = deletions;
         this.deletesUnlisted = deletesUnlisted;
+        this.stalledBy = stalledBy;
     }
 
     /** These children, and no others, should exist. */
@@ -44,7 +46,7 @@ public final class SyncResult {
         if (children.contains(null)) {
             throw new IllegalArgumentException("a child is null");
         }
-        return new SyncResult(List.copyOf(children), false, null, null, Set.of(), false);
+        return new SyncResult(List.copyOf(children), false, null, null, Set.of(), false, null);
     }
 
     /**
@@ -52,12 +54,20 @@ public final class SyncResult {
      * cannot be acted on, so that a bad edit never deletes or changes what runs.
      */
     public static SyncResult keepingObserved() {
-        return new SyncResult(List.of(), true, null, null, Set.of(), false);
+        return new SyncResult(List.of(), true, null, null, Set.of(), false, null);
+    }
+
+    /**
+     * Every observed child kept as last applied, and the parent's status as it is with
+     * {@code Stalled} True for this error: what a terminal error answers unless the controller says more.
+     */
+    public static SyncResult stalled(TerminalException error) {
+        return new SyncResult(List.of(), true, null, null, Set.of(), false, error);
     }
 
     /** The parent's whole status (a model object, a map or a record); it replaces what was there. */
     public SyncResult withStatus(Object status) {
-        return new SyncResult(children, keepsObserved, status, resyncAfter, deletions, deletesUnlisted);
+        return new SyncResult(children, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, stalledBy);
     }
 
     /** Ask Metacontroller to call again after this delay, even if nothing changes. */
@@ -65,7 +75,7 @@ public final class SyncResult {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("resync delay is negative: " + delay);
         }
-        return new SyncResult(children, keepsObserved, status, delay, deletions, deletesUnlisted);
+        return new SyncResult(children, keepsObserved, status, delay, deletions, deletesUnlisted, stalledBy);
     }
 
     /** These observed children go away. */
@@ -76,12 +86,12 @@ public final class SyncResult {
     public SyncResult deleting(Collection<ChildId> observed) {
         Set<ChildId> all = new LinkedHashSet<>(deletions);
         all.addAll(observed);
-        return new SyncResult(children, keepsObserved, status, resyncAfter, Set.copyOf(all), deletesUnlisted);
+        return new SyncResult(children, keepsObserved, status, resyncAfter, Set.copyOf(all), deletesUnlisted, stalledBy);
     }
 
     /** Every observed child that is not among the desired children goes away. */
     public SyncResult deletingUnlisted() {
-        return new SyncResult(children, keepsObserved, status, resyncAfter, deletions, true);
+        return new SyncResult(children, keepsObserved, status, resyncAfter, deletions, true, stalledBy);
     }
 
     public List<HasMetadata> children() {
@@ -106,5 +116,10 @@ public final class SyncResult {
 
     public boolean deletesUnlisted() {
         return deletesUnlisted;
+    }
+
+    /** The terminal error whose conditions the engine adds to the parent's status, when no status is given. */
+    public Optional<TerminalException> stalledBy() {
+        return Optional.ofNullable(stalledBy);
     }
 }

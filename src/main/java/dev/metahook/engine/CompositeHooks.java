@@ -31,24 +31,13 @@ final class CompositeHooks {
         String namespace = namespaceOf(request.parent());
         ObservedView observed = new ObservedView(request.children(), namespace, "children");
 
-        SyncResult result;
-        boolean finalized = false;
-        String outcome;
-        try {
-            HasMetadata parent = TypedObjects.convert(request.parent(), registration.parentType(), "parent");
-            if (finalizing) {
-                Finalization finalization = registration.controller().finalize(parent, observed);
-                result = finalization.result();
-                finalized = finalization.isDone();
-                outcome = finalized ? "finalized" : "finalizing";
-            } else {
-                result = registration.controller().sync(parent, observed);
-                outcome = "synced";
-            }
-        } catch (TerminalException e) {
-            result = SyncResult.keepingObserved().withStatus(StalledStatus.of(request.parent(), e, clock));
-            outcome = "stalled";
+        Answer answer = answer(registration, request, observed, finalizing);
+        SyncResult result = answer.result();
+        boolean finalized = answer.done() && result.stalledBy().isEmpty();
+        if (result.stalledBy().isPresent() && result.status().isEmpty()) {
+            result = result.withStatus(StalledStatus.of(request.parent(), result.stalledBy().get(), clock));
         }
+        String outcome = result.stalledBy().isPresent() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
         new Guards(request.controller(), request.parent(), request.children(), "childResources", true)
                 .check(children, result, finalized, finalizing);
@@ -56,6 +45,28 @@ final class CompositeHooks {
         CompositeResponse response = new CompositeResponse(status, children, Encoding.seconds(result.resyncAfter()),
                 finalizing ? finalized : null);
         return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome);
+    }
+
+    /** What the controller answered, and whether that was a finalize saying done. */
+    private record Answer(SyncResult result, boolean done) {
+    }
+
+    private static Answer answer(CompositeRegistration registration, CompositeRequest request, ObservedView observed, boolean finalizing) {
+        var controller = registration.controller();
+        TypedObjects.Typed<? extends HasMetadata> typed = TypedObjects.read(request.parent(), registration.parentType(), "parent");
+        HasMetadata parent = typed.object();
+        try {
+            if (finalizing) {
+                Finalization finalization = controller.finalize(parent, observed);
+                return new Answer(finalization.result(), finalization.isDone());
+            }
+            if (typed.invalid() != null) {
+                return new Answer(controller.stalled(parent, observed, typed.invalid()), false);
+            }
+            return new Answer(controller.sync(parent, observed), false);
+        } catch (TerminalException e) {
+            return new Answer(controller.stalled(parent, observed, e), false);
+        }
     }
 
     private static void checkRoute(CompositeRegistration registration, Hook hook, boolean finalizing) {

@@ -29,8 +29,12 @@ final class CustomizeHook {
         JsonNode controller = registration instanceof CompositeRegistration ? request.controller() : Json.object();
         TypedObjects.checkKind(request.parent(), registration.parentType(), controller, field);
         List<RelatedRule> rules;
+        var typed = TypedObjects.read(request.parent(), registration.parentType(), field);
         try {
-            HasMetadata parent = TypedObjects.convert(request.parent(), registration.parentType(), field);
+            if (typed.invalid() != null) {
+                throw typed.invalid();
+            }
+            HasMetadata parent = typed.object();
             rules = registration instanceof CompositeRegistration composite
                     ? composite.controller().customize(parent)
                     : ((DecoratorRegistration) registration).controller().customize(parent);

@@ -41,8 +41,12 @@ final class DecoratorHooks {
 
         DecoratorResult result;
         String outcome;
+        var typed = TypedObjects.read(request.object(), registration.parentType(), "object");
         try {
-            HasMetadata object = TypedObjects.convert(request.object(), registration.parentType(), "object");
+            if (typed.invalid() != null && !finalizing) {
+                throw typed.invalid();
+            }
+            HasMetadata object = typed.object();
             result = finalizing ? registration.controller().finalize(object, observed) : registration.controller().sync(object, observed);
             outcome = result.isFinalized() ? "finalized" : finalizing ? "finalizing" : "synced";
         } catch (TerminalException e) {

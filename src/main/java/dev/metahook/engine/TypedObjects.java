@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.TerminalException;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
@@ -40,24 +41,46 @@ final class TypedObjects {
         }
     }
 
-    static <T> T convert(JsonNode parent, Class<T> type, String field) {
-        try {
-            Object converted = Json.convert(parent, type);
-            if (!type.isInstance(converted)) {
-                throw new IllegalStateException(type.getName() + " is read as " + converted.getClass().getSimpleName()
-                        + "; annotate it with @JsonDeserialize(using = JsonDeserializer.None.class), as CustomResource is");
+    /** A parent read as its type; {@code invalid} says why its spec had to be left out. */
+    record Typed<T>(T object, TerminalException invalid) {
+    }
+
+    /**
+     * Reads the parent as its type. A status that cannot be read is dropped (the hook rebuilds it); a
+     * spec that cannot be read is dropped too and reported as an invalid spec; metadata that cannot
+     * be read makes a bad request.
+     */
+    static <T> Typed<T> read(JsonNode parent, Class<T> type, String field) {
+        ObjectNode tree = (ObjectNode) parent;
+        TerminalException invalid = null;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return new Typed<>(convert(tree, type), invalid);
+            } catch (JsonMappingException e) {
+                String path = path(e);
+                String top = path.split("[.\\[]", 2)[0];
+                if (top.isEmpty() || top.equals("metadata") || top.equals("apiVersion") || top.equals("kind") || attempt == 2) {
+                    throw new MalformedRequestException("/" + field + (path.isEmpty() ? "" : "/" + path.replace('.', '/')),
+                            "/" + field + ": cannot be read as " + type.getSimpleName() + ": " + e.getOriginalMessage());
+                }
+                if (!top.equals("status") && invalid == null) {
+                    invalid = new TerminalException("InvalidSpec", path + ": " + expected(e) + ", got " + got(tree, e));
+                }
+                tree = tree.deepCopy();
+                tree.remove(top);
+            } catch (JsonProcessingException e) {
+                throw new MalformedRequestException("/" + field, "/" + field + ": " + e.getOriginalMessage());
             }
-            return type.cast(converted);
-        } catch (JsonMappingException e) {
-            String path = path(e);
-            if (path.isEmpty() || path.startsWith("metadata") || path.equals("apiVersion") || path.equals("kind")) {
-                throw new MalformedRequestException("/" + field + (path.isEmpty() ? "" : "/" + path.replace('.', '/')),
-                        "/" + field + ": cannot be read as " + type.getSimpleName() + ": " + e.getOriginalMessage());
-            }
-            throw new TerminalException("InvalidSpec", path + ": " + expected(e) + ", got " + got(parent, e));
-        } catch (JsonProcessingException e) {
-            throw new MalformedRequestException("/" + field, "/" + field + ": " + e.getOriginalMessage());
         }
+    }
+
+    private static <T> T convert(JsonNode tree, Class<T> type) throws JsonProcessingException {
+        Object converted = Json.convert(tree, type);
+        if (!type.isInstance(converted)) {
+            throw new IllegalStateException(type.getName() + " is read as " + converted.getClass().getSimpleName()
+                    + "; annotate it with @JsonDeserialize(using = JsonDeserializer.None.class), as CustomResource is");
+        }
+        return type.cast(converted);
     }
 
     private static String path(JsonMappingException e) {
