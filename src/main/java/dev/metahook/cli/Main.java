@@ -21,21 +21,24 @@ public final class Main {
             System.err.println("usage: java -jar metahook.jar [serve]\nunknown command: " + command);
             System.exit(2);
         }
+        long started = System.nanoTime();
         ServerConfig config;
+        byte[] databaseKey;
         try {
             config = ServerConfig.fromEnvironment(System.getenv());
+            databaseKey = DatabaseKey.fromEnvironment(System.getenv());
         } catch (IllegalArgumentException e) {
             System.err.println("metahook: " + e.getMessage());
             System.exit(2);
             return;
         }
-        serve(config);
+        serve(config, databaseKey, started);
     }
 
-    static void serve(ServerConfig config) {
-        long started = System.nanoTime();
-        Controllers controllers = BuiltInControllers.all();
-        HookServer server = HookServer.start(config, new HookEngine(controllers, Clock.systemUTC()));
+    static void serve(ServerConfig config, byte[] databaseKey, long started) {
+        Clock clock = Clock.systemUTC();
+        Controllers controllers = BuiltInControllers.all(clock, databaseKey);
+        HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "metahook-shutdown"));
         LOG.info("metahook serving {} on {}:{} (ready in {} ms)", controllers.names(), config.host(), server.port(),
                 (System.nanoTime() - started) / 1_000_000);
