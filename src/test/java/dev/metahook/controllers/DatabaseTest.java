@@ -1,0 +1,342 @@
+package dev.metahook.controllers;
+
+import static dev.metahook.controllers.ReferenceServer.call;
+import static dev.metahook.controllers.ReferenceServer.child;
+import static dev.metahook.controllers.ReferenceServer.conditions;
+import static dev.metahook.testing.Cluster.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.testing.Cluster;
+import dev.metahook.testing.TestServer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Database through HTTP: each phase, the credentials, the claim template, and every step of its teardown. */
+class DatabaseTest {
+    private static final String UID = "95f23acc-4f64-458f-99de-587fb4aaf8c8";
+    private static final String FINALIZER = "metacontroller.io/compositecontroller-database-controller";
+    private static final String READY = "{'observedGeneration':1,'replicas':1,'readyReplicas':1,'currentReplicas':1,'updatedReplicas':1}";
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = ReferenceServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static ObjectNode database() {
+        return Cluster.parent("examples/database.yaml", UID, 1, FINALIZER);
+    }
+
+    private static ObjectNode deleting(ObjectNode database) {
+        database.with("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
+        return database;
+    }
+
+    private static JsonNode sync(ObjectNode database, List<ObjectNode> observed) {
+        return call(server, "/database/sync", request(database, observed, false));
+    }
+
+    private static JsonNode finalize(ObjectNode database, List<ObjectNode> observed) {
+        return call(server, "/database/finalize", request(database, observed, true));
+    }
+
+    private static ObjectNode request(ObjectNode database, List<ObjectNode> observed, boolean finalizing) {
+        return Cluster.request(Cluster.manifest("metacontroller/database-controller.yaml"), database, observed, finalizing);
+    }
+
+    /** Every child of a first sync, observed, the StatefulSet with this status. */
+    private static List<ObjectNode> running(ObjectNode database, String statefulSetStatus) {
+        JsonNode first = sync(database, List.of());
+        List<ObjectNode> observed = new ArrayList<>();
+        for (JsonNode child : first.get("children")) {
+            String status = child.path("kind").asText().equals("StatefulSet") ? statefulSetStatus
+                    : child.path("kind").asText().equals("Service") ? "{'loadBalancer':{}}" : null;
+            observed.add(Cluster.observe(child, database, status == null ? null : json(status)));
+        }
+        return observed;
+    }
+
+    private static ObjectNode find(List<ObjectNode> observed, String kind, String name) {
+        return observed.stream().filter(c -> c.path("kind").asText().equals(kind) && c.at("/metadata/name").asText().equals(name))
+                .findFirst().orElseThrow();
+    }
+
+    private static String decoded(JsonNode secret, String key) {
+        return new String(Base64.getDecoder().decode(secret.at("/data/" + key).asText()), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void createsItsChildrenAndSaysPending() {
+        JsonNode response = sync(database(), List.of());
+        assertEquals("Ready=False/Pending Reconciling=True/Pending Stalled=False/Pending", conditions(response));
+        assertEquals("Pending", response.at("/status/phase").asText());
+        assertEquals("orders.default.svc:5432", response.at("/status/endpoint").asText());
+        assertEquals("orders-credentials", response.at("/status/credentialsSecret").asText());
+        assertEquals(4, response.get("children").size());
+        JsonNode secret = child(response, "Secret", "orders-credentials");
+        assertEquals("Opaque", secret.get("type").asText());
+        assertEquals("app", decoded(secret, "username"));
+        assertTrue(decoded(secret, "password").matches("[A-Za-z0-9_-]{32}"), decoded(secret, "password"));
+        assertFalse(secret.has("stringData"));
+        assertEquals(json("{'clusterIP':'None','ports':[{'name':'postgres','port':5432,'targetPort':'postgres'}],"
+                + "'selector':{'app.kubernetes.io/instance':'orders','app.kubernetes.io/name':'database'},'type':'ClusterIP'}"),
+                child(response, "Service", "orders-headless").get("spec"));
+        assertFalse(child(response, "Service", "orders").get("spec").has("clusterIP"));
+    }
+
+    @Test
+    void writesTheClaimTemplateExactlyAsTheApiServerStoresIt() {
+        JsonNode statefulSet = child(sync(database(), List.of()), "StatefulSet", "orders");
+        assertEquals("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"creationTimestamp\":null,\"name\":\"data\"},"
+                + "\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}},\"volumeMode\":\"Filesystem\"},"
+                + "\"status\":{\"phase\":\"Pending\"}}", dev.metahook.wire.CanonicalJson.string(statefulSet.at("/spec/volumeClaimTemplates/0")));
+        assertEquals("orders-headless", statefulSet.at("/spec/serviceName").asText());
+        assertEquals("postgres:16", statefulSet.at("/spec/template/spec/containers/0/image").asText());
+        assertEquals(json("{'exec':{'command':['pg_isready','-U','app']}}"), statefulSet.at("/spec/template/spec/containers/0/readinessProbe"));
+    }
+
+    @Test
+    void derivesTheSamePasswordForTheSameDatabaseAndAnotherForAnother() {
+        String first = decoded(child(sync(database(), List.of()), "Secret", "orders-credentials"), "password");
+        assertEquals(first, decoded(child(sync(database(), List.of()), "Secret", "orders-credentials"), "password"));
+        ObjectNode other = database();
+        other.with("metadata").put("uid", "00000000-1111-4222-8333-444444444444");
+        assertNotEquals(first, decoded(child(sync(other, List.of()), "Secret", "orders-credentials"), "password"));
+    }
+
+    @Test
+    void neverChangesAPasswordOnceTheSecretExists() {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, "{}");
+        ObjectNode secret = find(observed, "Secret", "orders-credentials");
+        secret.with("data").put("password", Base64.getEncoder().encodeToString("set-by-someone-else".getBytes()));
+        JsonNode response = sync(database, observed);
+        assertEquals(secret.get("data"), child(response, "Secret", "orders-credentials").get("data"));
+    }
+
+    @Test
+    void saysProvisioningUntilThePrimaryIsReady() {
+        ObjectNode database = database();
+        JsonNode response = sync(database, running(database, "{'observedGeneration':1,'replicas':1}"));
+        assertEquals("Ready=False/Provisioning Reconciling=True/Provisioning Stalled=False/Provisioning", conditions(response));
+        assertEquals("Provisioning", response.at("/status/phase").asText());
+    }
+
+    @Test
+    void saysReadyWhenThePrimaryIsReady() {
+        ObjectNode database = database();
+        JsonNode response = sync(database, running(database, READY));
+        assertEquals("Ready=True/PrimaryReady Reconciling=False/PrimaryReady Stalled=False/PrimaryReady", conditions(response));
+        assertEquals("Ready", response.at("/status/phase").asText());
+    }
+
+    @Test
+    void saysDegradedWhenAReadyPrimaryIsNoLongerReady() {
+        ObjectNode database = database();
+        database.set("status", json("{'phase':'Ready'}"));
+        JsonNode response = sync(database, running(database, "{'observedGeneration':1,'replicas':1,'readyReplicas':0}"));
+        assertEquals("Ready=False/PrimaryNotReady Reconciling=False/PrimaryNotReady Stalled=False/PrimaryNotReady", conditions(response));
+        assertEquals("Degraded", response.at("/status/phase").asText());
+        database.set("status", json("{'phase':'Degraded'}"));
+        assertEquals("Degraded", sync(database, running(database, "{'observedGeneration':1}")).at("/status/phase").asText());
+    }
+
+    @Test
+    void isNotReadyWhileTheStatefulSetHasNotSeenItsGeneration() {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        find(observed, "StatefulSet", "orders").with("metadata").put("generation", 2);
+        assertEquals("Provisioning", sync(database, observed).at("/status/phase").asText());
+    }
+
+    @Test
+    void failsAndKeepsChildrenWhenStorageChanges() {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("storage", "2Gi");
+        JsonNode response = sync(database, observed);
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("Failed", response.at("/status/phase").asText());
+        assertEquals("spec.storage: cannot change once the database exists (was 1Gi, now 2Gi); set it back to 1Gi",
+                response.at("/status/conditions/2/message").asText());
+        assertEquals(WebAppTest.asLastApplied(find(observed, "StatefulSet", "orders")), child(response, "StatefulSet", "orders"));
+        assertEquals(4, response.get("children").size());
+    }
+
+    @Test
+    void acceptsTheSameStorageWrittenInOtherUnits() {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("storage", "1024Mi");
+        assertEquals("Ready", sync(database, observed).at("/status/phase").asText());
+    }
+
+    @Test
+    void refusesAMajorVersionChangeAndRollsOutAMinorOne() {
+        ObjectNode database = database();
+        database.with("spec").put("version", "16.2");
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("version", "17");
+        assertEquals("spec.version: 16 to 17 is a major upgrade, which needs a dump and restore; set it back to 16.2",
+                sync(database, observed).at("/status/conditions/2/message").asText());
+        database.with("spec").put("version", "16.4");
+        JsonNode response = sync(database, observed);
+        assertEquals("postgres:16.4", child(response, "StatefulSet", "orders").at("/spec/template/spec/containers/0/image").asText());
+    }
+
+    @Test
+    void failsOnAVersionThatIsNotOneOrATypeError() {
+        ObjectNode database = database();
+        database.with("spec").put("version", "latest");
+        assertEquals("spec.version: must be a PostgreSQL version such as 16 or 16.4, got \"latest\"",
+                sync(database, List.of()).at("/status/conditions/2/message").asText());
+        database.with("spec").put("version", 16);
+        JsonNode response = sync(database, List.of());
+        assertEquals("spec.version: must be a string, got 16", response.at("/status/conditions/2/message").asText());
+        assertEquals("Failed", response.at("/status/phase").asText());
+    }
+
+    @Test
+    void finalizesAtOnceWhenNotBeingDeleted() {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        JsonNode response = finalize(database, observed);
+        assertTrue(response.get("finalized").booleanValue());
+        assertEquals(4, response.get("children").size(), "nothing is torn down");
+        assertEquals("Ready", response.at("/status/phase").asText());
+    }
+
+    @Test
+    void finalizesAtOnceWithDeletionPolicyDelete() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("deletionPolicy", "Delete");
+        JsonNode response = finalize(database, observed);
+        assertTrue(response.get("finalized").booleanValue());
+        assertEquals("Ready=False/Deleting Reconciling=False/Deleted Stalled=False/Deleted", conditions(response));
+        assertEquals("Deleting", response.at("/status/phase").asText());
+    }
+
+    @Test
+    void finalizesAtOnceWhenNothingWasEverStored() {
+        JsonNode response = finalize(deleting(database()), List.of());
+        assertTrue(response.get("finalized").booleanValue());
+    }
+
+    @Test
+    void drainsFirst() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = running(database, READY);
+        JsonNode response = finalize(database, observed);
+        assertFalse(response.get("finalized").booleanValue());
+        assertEquals(5, response.get("resyncAfterSeconds").intValue());
+        assertEquals("Ready=False/Deleting Reconciling=True/Draining Stalled=False/Deleting", conditions(response));
+        assertEquals(List.of("orders-credentials", "orders-headless", "orders"), names(response));
+        assertEquals(0, child(response, "StatefulSet", "orders").at("/spec/replicas").intValue());
+    }
+
+    @Test
+    void startsTheFinalBackupOnceDrained() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = drained(database);
+        JsonNode response = finalize(database, observed);
+        assertFalse(response.get("finalized").booleanValue());
+        assertEquals("Ready=False/Deleting Reconciling=True/BackingUp Stalled=False/Deleting", conditions(response));
+        assertEquals(json("{'apiVersion':'batch/v1','kind':'Job','metadata':{'labels':{'app.kubernetes.io/instance':'orders',"
+                + "'app.kubernetes.io/managed-by':'metahook','app.kubernetes.io/name':'database'},'name':'orders-final-backup',"
+                + "'namespace':'default'},'spec':{'backoffLimit':2,'template':{'metadata':{'labels':{'app.kubernetes.io/instance':'orders',"
+                + "'app.kubernetes.io/name':'database-backup'}},'spec':{'containers':[{'command':['sh','-c',"
+                + "'tar -czf /data/final-backup-20261129T163000Z.tar.gz -C /data pgdata'],'image':'postgres:16','name':'backup',"
+                + "'volumeMounts':[{'mountPath':'/data','name':'data'}]}],'restartPolicy':'Never','volumes':[{'name':'data',"
+                + "'persistentVolumeClaim':{'claimName':'data-orders-0'}}]}}}}"), child(response, "Job", "orders-final-backup"));
+    }
+
+    @Test
+    void waitsForTheBackupJob() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = withBackupJob(database, "{'active':1}");
+        JsonNode response = finalize(database, observed);
+        assertFalse(response.get("finalized").booleanValue());
+        assertEquals("Ready=False/Deleting Reconciling=True/BackingUp Stalled=False/Deleting", conditions(response));
+        assertEquals(WebAppTest.asLastApplied(find(observed, "Job", "orders-final-backup")), child(response, "Job", "orders-final-backup"));
+    }
+
+    @Test
+    void stallsWithAMessageThatSaysWhatToDoWhenTheBackupFails() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = withBackupJob(database, "{'failed':3,'conditions':[{'type':'Failed','status':'True','reason':'BackoffLimitExceeded'}]}");
+        JsonNode response = finalize(database, observed);
+        assertFalse(response.get("finalized").booleanValue());
+        assertFalse(response.has("resyncAfterSeconds"), "a person has to act");
+        assertEquals("Ready=False/Deleting Reconciling=False/BackupFailed Stalled=True/BackupFailed", conditions(response));
+        assertTrue(response.at("/status/conditions/2/message").asText().contains("set spec.deletionPolicy: Delete"));
+        child(response, "Job", "orders-final-backup");
+    }
+
+    @Test
+    void honoursDeletionPolicyDeleteAfterAFailedBackup() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = withBackupJob(database, "{'failed':3,'conditions':[{'type':'Failed','status':'True'}]}");
+        database.with("spec").put("deletionPolicy", "Delete");
+        assertTrue(finalize(database, observed).get("finalized").booleanValue());
+    }
+
+    @Test
+    void isDoneWhenTheBackupSucceeded() {
+        ObjectNode database = deleting(database());
+        JsonNode response = finalize(database, withBackupJob(database, "{'succeeded':1}"));
+        assertTrue(response.get("finalized").booleanValue());
+        assertEquals("Ready=False/Deleting Reconciling=False/Deleted Stalled=False/Deleted", conditions(response));
+    }
+
+    @Test
+    void anInvalidSpecNeitherBlocksNorAltersTeardown() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("storage", "5Gi").put("version", "17").put("deletionPolicy", "Keep");
+        JsonNode response = finalize(database, observed);
+        assertEquals("Ready=False/Deleting Reconciling=True/Draining Stalled=False/Deleting", conditions(response));
+        JsonNode statefulSet = child(response, "StatefulSet", "orders");
+        assertEquals("1Gi", statefulSet.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText());
+        assertEquals("postgres:16", statefulSet.at("/spec/template/spec/containers/0/image").asText());
+        database.with("spec").put("storage", 5);
+        assertEquals("Ready=False/Deleting Reconciling=True/Draining Stalled=False/Deleting", conditions(finalize(database, observed)));
+    }
+
+    private static List<ObjectNode> drained(ObjectNode database) {
+        List<ObjectNode> observed = new ArrayList<>(finalize(database, running(database, READY)).get("children").size());
+        for (JsonNode child : finalize(database, running(database, READY)).get("children")) {
+            boolean statefulSet = child.path("kind").asText().equals("StatefulSet");
+            observed.add(Cluster.observe(child, database, statefulSet ? json("{'observedGeneration':2,'replicas':0}") : null));
+        }
+        return observed;
+    }
+
+    private static List<ObjectNode> withBackupJob(ObjectNode database, String jobStatus) {
+        List<ObjectNode> observed = drained(database);
+        JsonNode job = child(finalize(database, observed), "Job", "orders-final-backup");
+        observed.add(Cluster.observe(job, database, json(jobStatus)));
+        return observed;
+    }
+
+    private static List<String> names(JsonNode response) {
+        List<String> names = new ArrayList<>();
+        response.get("children").forEach(child -> names.add(child.at("/metadata/name").asText()));
+        return names;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.metahook.controllers;
+
+import static dev.metahook.controllers.ReferenceServer.call;
+import static dev.metahook.controllers.ReferenceServer.child;
+import static dev.metahook.controllers.ReferenceServer.conditions;
+import static dev.metahook.testing.Cluster.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.testing.Cluster;
+import dev.metahook.testing.TestServer;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The request bodies in {@code examples/requests/}: built here the way Metacontroller would send them
+ * for the example resources, checked to be what is on disk, and answered as the README says.
+ * Run with {@code -Dexamples.write=true} to write them again after a change.
+ */
+class ExamplesTest {
+    private static final Path DIR = Path.of("examples/requests");
+    private static final String WEBAPP_UID = "3b7c1a52-9d0e-4f6a-8b2c-1d2e3f4a5b6c";
+    private static final String DATABASE_UID = "95f23acc-4f64-458f-99de-587fb4aaf8c8";
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = ReferenceServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void requestBodiesOnDiskAreTheOnesMetacontrollerWouldSend() throws IOException {
+        Map<String, ObjectNode> examples = build();
+        boolean write = Boolean.getBoolean("examples.write");
+        if (write) {
+            Files.createDirectories(DIR);
+        }
+        for (var example : examples.entrySet()) {
+            String text = Json.mapper().writerWithDefaultPrettyPrinter()
+                    .writeValueAsString(Json.parse(CanonicalJson.bytes(example.getValue()))) + "\n";
+            Path file = DIR.resolve(example.getKey() + ".json");
+            if (write) {
+                Files.writeString(file, text, StandardCharsets.UTF_8);
+            }
+            assertEquals(text, Files.readString(file, StandardCharsets.UTF_8), file + " is stale: run with -Dexamples.write=true");
+        }
+    }
+
+    @Test
+    void eachExampleGetsTheAnswerTheReadmeDescribes() {
+        Map<String, ObjectNode> examples = build();
+        assertEquals("Ready=False/RollingOut Reconciling=True/RollingOut Stalled=False/RollingOut",
+                conditions(call(server, "/webapp/sync", examples.get("webapp-sync"))));
+        assertEquals("Ready=True/PrimaryReady Reconciling=False/PrimaryReady Stalled=False/PrimaryReady",
+                conditions(call(server, "/database/sync", examples.get("database-sync"))));
+        assertEquals("Reconciling=True/Draining", conditions(call(server, "/database/finalize", examples.get("database-finalize-drain"))).split(" ")[1]);
+        assertEquals("Reconciling=True/BackingUp", conditions(call(server, "/database/finalize", examples.get("database-finalize-backup"))).split(" ")[1]);
+        assertEquals("Reconciling=False/BackupFailed",
+                conditions(call(server, "/database/finalize", examples.get("database-finalize-backup-failed"))).split(" ")[1]);
+        assertEquals(true, call(server, "/database/finalize", examples.get("database-finalize-done")).get("finalized").booleanValue());
+    }
+
+    static Map<String, ObjectNode> build() {
+        Map<String, ObjectNode> examples = new LinkedHashMap<>();
+        ObjectNode webApp = Cluster.parent("examples/webapp.yaml", WEBAPP_UID, 2, null);
+        ObjectNode webAppController = Cluster.manifest("metacontroller/webapp-controller.yaml");
+        JsonNode first = call(server, "/webapp/sync", Cluster.request(webAppController, webApp, List.of(), false));
+        List<ObjectNode> observed = List.of(
+                Cluster.observe(child(first, "Deployment", "hello"), webApp,
+                        json("{'observedGeneration':1,'replicas':3,'updatedReplicas':1,'readyReplicas':2,'availableReplicas':2}")),
+                Cluster.observe(child(first, "Service", "hello"), webApp, json("{'loadBalancer':{}}")));
+        examples.put("webapp-sync", Cluster.request(webAppController, webApp, observed, false));
+
+        ObjectNode controller = Cluster.manifest("metacontroller/database-controller.yaml");
+        ObjectNode database = Cluster.parent("examples/database.yaml", DATABASE_UID, 1,
+                "metacontroller.io/compositecontroller-database-controller");
+        database.set("status", json("{'phase':'Provisioning','observedGeneration':1}"));
+        List<ObjectNode> running = observeAll(call(server, "/database/sync", Cluster.request(controller, database, List.of(), false)),
+                database, "{'observedGeneration':1,'replicas':1,'readyReplicas':1,'currentReplicas':1,'updatedReplicas':1}");
+        examples.put("database-sync", Cluster.request(controller, database, running, false));
+
+        ObjectNode deleting = database.deepCopy();
+        deleting.with("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
+        examples.put("database-finalize-drain", Cluster.request(controller, deleting, running, true));
+        List<ObjectNode> drained = observeAll(call(server, "/database/finalize", Cluster.request(controller, deleting, running, true)),
+                deleting, "{'observedGeneration':2,'replicas':0}");
+        examples.put("database-finalize-backup", Cluster.request(controller, deleting, drained, true));
+        JsonNode job = child(call(server, "/database/finalize", Cluster.request(controller, deleting, drained, true)), "Job", "orders-final-backup");
+        examples.put("database-finalize-backup-failed", Cluster.request(controller, deleting, with(drained, Cluster.observe(job, deleting,
+                json("{'failed':3,'conditions':[{'type':'Failed','status':'True','reason':'BackoffLimitExceeded',"
+                        + "'message':'Job has reached the specified backoff limit'}]}"))), true));
+        examples.put("database-finalize-done", Cluster.request(controller, deleting, with(drained, Cluster.observe(job, deleting,
+                json("{'succeeded':1,'conditions':[{'type':'Complete','status':'True'}]}"))), true));
+        return examples;
+    }
+
+    private static List<ObjectNode> observeAll(JsonNode response, ObjectNode parent, String statefulSetStatus) {
+        List<ObjectNode> observed = new ArrayList<>();
+        for (JsonNode child : response.get("children")) {
+            String kind = child.path("kind").asText();
+            JsonNode status = kind.equals("StatefulSet") ? json(statefulSetStatus) : kind.equals("Service") ? json("{'loadBalancer':{}}") : null;
+            observed.add(Cluster.observe(child, parent, status));
+        }
+        return observed;
+    }
+
+    private static List<ObjectNode> with(List<ObjectNode> observed, ObjectNode more) {
+        List<ObjectNode> all = new ArrayList<>(observed);
+        all.add(more);
+        return all;
+    }
+}
