@@ -12,9 +12,20 @@ import java.util.List;
  */
 public record Problem(String type, String title, int status, String detail, String pointer, List<String> violations) {
     public static final String MEDIA_TYPE = "application/problem+json";
+    /** Enough to act on; a response that omits a thousand children should not answer with a megabyte. */
+    private static final int MAX_VIOLATIONS = 50;
 
     public Problem {
-        violations = violations == null ? List.of() : List.copyOf(violations);
+        violations = violations == null ? List.of() : capped(violations);
+    }
+
+    private static List<String> capped(List<String> violations) {
+        if (violations.size() <= MAX_VIOLATIONS) {
+            return List.copyOf(violations);
+        }
+        List<String> first = new java.util.ArrayList<>(violations.subList(0, MAX_VIOLATIONS));
+        first.add("... and " + (violations.size() - MAX_VIOLATIONS) + " more");
+        return List.copyOf(first);
     }
 
     public static Problem of(String type, String title, int status, String detail) {
