@@ -69,7 +69,8 @@ final class CompositeHooks {
         }
     }
 
-    private static void checkRoute(CompositeRegistration registration, Hook hook, boolean finalizing) {
+    /** The route names the hook; {@code finalizing} in the body must agree, and only a controller with finalize gets it. */
+    static void checkRoute(Controllers.Registration registration, Hook hook, boolean finalizing) {
         if (hook == Hook.FINALIZE && !finalizing) {
             throw new MalformedRequestException("/finalizing", "/finalizing is false, but this is the finalize hook");
         }

@@ -9,7 +9,6 @@ import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.DecoratorRequest;
 import dev.metahook.wire.DecoratorResponse;
 import dev.metahook.wire.Json;
-import dev.metahook.wire.MalformedRequestException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.List;
@@ -28,13 +27,7 @@ final class DecoratorHooks {
     HookAnswer call(DecoratorRegistration registration, Hook hook, JsonNode body) {
         DecoratorRequest request = DecoratorRequest.read(body);
         boolean finalizing = request.finalizing();
-        if (hook == Hook.FINALIZE && !finalizing) {
-            throw new MalformedRequestException("/finalizing", "/finalizing is false, but this is the finalize hook");
-        }
-        if (finalizing && !registration.hooks().contains(Hook.FINALIZE)) {
-            throw new MalformedRequestException("/finalizing",
-                    "/finalizing is true, but controller " + registration.name() + " has no finalize hook");
-        }
+        CompositeHooks.checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.object(), registration.parentType(), Json.object(), "object");
         String namespace = CompositeHooks.namespaceOf(request.object());
         ObservedView observed = new ObservedView(request.attachments(), namespace, "attachments");
