@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.api.SyncResult;
 import dev.metahook.wire.GroupKey;
+import dev.metahook.wire.LabelSelectors;
 import dev.metahook.wire.ObjectMap;
 import java.util.ArrayList;
 import java.util.HashSet;

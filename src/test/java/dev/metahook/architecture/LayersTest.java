@@ -21,14 +21,16 @@ class LayersTest {
                 .layer("api").definedBy("dev.metahook.api..")
                 .layer("engine").definedBy("dev.metahook.engine..")
                 .layer("server").definedBy("dev.metahook.server..")
+                .layer("sim").definedBy("dev.metahook.sim..")
                 .layer("controllers").definedBy("dev.metahook.controllers..")
                 .layer("cli").definedBy("dev.metahook.cli..")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("server").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
-                .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "cli")
+                .whereLayer("sim").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "cli")
                 .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "controllers", "cli")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "engine", "server", "cli")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "engine", "server", "sim", "cli")
                 .withOptionalLayers(true)
                 .check(CLASSES);
     }

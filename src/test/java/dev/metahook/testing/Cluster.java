@@ -84,8 +84,8 @@ public final class Cluster {
     }
 
     /** JSON from text, for statuses written inline in tests. */
-    public static ObjectNode json(String text) {
-        return (ObjectNode) Json.parse(text.replace('\'', '"').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    public static JsonNode json(String text) {
+        return Json.parse(text.replace('\'', '"').getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static String kindOf(String resource) {

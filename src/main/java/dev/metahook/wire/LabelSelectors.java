@@ -1,20 +1,20 @@
-package dev.metahook.engine;
+package dev.metahook.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashSet;
 import java.util.Set;
 
 /** Kubernetes label selector matching ({@code matchLabels} and {@code matchExpressions}). */
-final class LabelSelectors {
+public final class LabelSelectors {
     private LabelSelectors() {
     }
 
     /** Whether the selector selects anything at all; an empty selector is refused by Metacontroller. */
-    static boolean isEmpty(JsonNode selector) {
+    public static boolean isEmpty(JsonNode selector) {
         return selector.path("matchLabels").size() == 0 && selector.path("matchExpressions").size() == 0;
     }
 
-    static boolean matches(JsonNode selector, JsonNode labels) {
+    public static boolean matches(JsonNode selector, JsonNode labels) {
         var required = selector.path("matchLabels").fields();
         while (required.hasNext()) {
             var label = required.next();

@@ -1,0 +1,371 @@
+package dev.metahook.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.CompositeRequest;
+import dev.metahook.wire.GroupKey;
+import dev.metahook.wire.HookVersion;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.LabelSelectors;
+import dev.metahook.wire.ObjectMap;
+import dev.metahook.wire.ResponseCheck;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Metacontroller's sync pass for one CompositeController, against an {@link ObjectStore}: finalizer,
+ * observed children, customize, the hook call, then the answer applied in Metacontroller's order
+ * (resync, finalizer removal, selector check, children, status). A failed call changes nothing.
+ */
+public final class CompositeSimulator {
+    static final String LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
+    private static final List<String> SYSTEM_METADATA = List.of("selfLink", "uid", "resourceVersion", "generation",
+            "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields");
+
+    private final ControllerSpec spec;
+    private final ObjectStore store;
+    private final HookClient hooks;
+    private final ResourceKinds kinds = new ResourceKinds();
+
+    public CompositeSimulator(ControllerSpec spec, ObjectStore store, HookClient hooks) {
+        this.spec = spec;
+        this.store = store;
+        this.hooks = hooks;
+    }
+
+    public ControllerSpec spec() {
+        return spec;
+    }
+
+    /** How one pass ended. */
+    public enum Outcome { APPLIED, RETRY_LATER, FAILED, PARENT_GONE }
+
+    /** One hook call: the request sent, the reply, the parsed answer and what Metacontroller's decoder refused in it. */
+    public record HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems) {
+        public boolean succeeded() {
+            return reply.status() == 200 && response != null && problems.isEmpty();
+        }
+    }
+
+    /** One pass: how it ended, the call it made, and what the answer asked for. */
+    public record Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error) {
+    }
+
+    /** One sync pass for the parent, as Metacontroller runs it after any event. */
+    public Pass sync(ObjectRef parentRef) {
+        Optional<ObjectNode> found = store.get(parentRef);
+        if (found.isEmpty()) {
+            return new Pass(Outcome.PARENT_GONE, null, null, null, false, null);
+        }
+        ObjectNode parent = syncFinalizer(parentRef, found.get());
+        HookCall call = call(parent);
+        if (call.reply().status() == 429) {
+            return new Pass(Outcome.RETRY_LATER, call, retryAfter(call.reply().header("Retry-After")), null, false, null);
+        }
+        if (!call.succeeded()) {
+            return new Pass(Outcome.FAILED, call, null, null, false, failure(call));
+        }
+        return apply(parentRef, parent, call);
+    }
+
+    /** Builds the request Metacontroller would send for the parent as it is now, and calls the hook. */
+    public HookCall call(ObjectNode parent) {
+        boolean finalizing = spec.hasFinalize() && parent.path("metadata").hasNonNull("deletionTimestamp");
+        String hook = finalizing ? "finalize" : "sync";
+        ObjectNode request = request(parent, finalizing);
+        return send(hook, request, spec.hooks().get(hook).strict());
+    }
+
+    /** The sync or finalize request body for the parent and its observed children. */
+    public ObjectNode request(ObjectNode parent, boolean finalizing) {
+        HookVersion version = spec.hooks().get(finalizing ? "finalize" : "sync").version();
+        boolean namespaced = parent.path("metadata").hasNonNull("namespace");
+        ObjectMap children = ObjectMap.of(observed(parent), declaredGroups(), version, namespaced);
+        return new CompositeRequest(spec.manifest(), parent, children, related(parent, version, namespaced), finalizing).toJson();
+    }
+
+    /** The children Metacontroller observes: owned by the parent, of a declared type, matching its selector. */
+    public List<ObjectNode> observed(JsonNode parent) {
+        String uid = parent.path("metadata").path("uid").asText();
+        List<ObjectNode> observed = new ArrayList<>();
+        for (ObjectNode child : store.ownedBy(uid)) {
+            kinds.learn(child);
+            if (declared(child) && matchesSelector(parent, child.path("metadata").path("labels"))) {
+                observed.add(child);
+            }
+        }
+        return observed;
+    }
+
+    private ObjectNode syncFinalizer(ObjectRef parentRef, ObjectNode parent) {
+        boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
+        boolean has = hasFinalizer(parent);
+        if (spec.hasFinalize() && !deleting && !has) {
+            store.addFinalizer(parentRef, spec.finalizer());
+        } else if (!spec.hasFinalize() && has) {
+            store.removeFinalizer(parentRef, spec.finalizer());
+        }
+        return store.get(parentRef).orElse(parent);
+    }
+
+    private Pass apply(ObjectRef parentRef, ObjectNode parent, HookCall call) {
+        JsonNode response = call.response();
+        Duration resync = seconds(response.get("resyncAfterSeconds"));
+        boolean finalized = response.path("finalized").asBoolean(false);
+        boolean hadFinalizer = hasFinalizer(parent);
+        if (finalized) {
+            store.removeFinalizer(parentRef, spec.finalizer());
+            if (store.get(parentRef).isEmpty()) {
+                return new Pass(Outcome.APPLIED, call, null, resync, true, null);
+            }
+        }
+        List<ObjectNode> desired = desiredChildren(parent, response.path("children"));
+        for (ObjectNode child : desired) {
+            if (!matchesSelector(parent, child.path("metadata").path("labels"))) {
+                return new Pass(Outcome.FAILED, call, null, resync, finalized, "labels on desired child " + ObjectRef.of(child)
+                        + " don't match parent selector");
+            }
+        }
+        boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
+        if (!deleting || hadFinalizer && !finalized) {
+            manageChildren(parent, desired);
+        }
+        writeStatus(parentRef, parent, response.get("status"));
+        return new Pass(Outcome.APPLIED, call, null, resync, finalized, null);
+    }
+
+    private List<ObjectNode> desiredChildren(ObjectNode parent, JsonNode children) {
+        List<ObjectNode> desired = new ArrayList<>();
+        String namespace = parent.path("metadata").path("namespace").asText("");
+        for (JsonNode child : children) {
+            ObjectNode copy = child.deepCopy();
+            kinds.learn(copy);
+            ObjectNode metadata = copy.with("metadata");
+            if (!metadata.hasNonNull("namespace") && !namespace.isEmpty()) {
+                metadata.put("namespace", namespace);
+            }
+            if (spec.generateSelector() && !metadata.path("labels").has("controller-uid")) {
+                metadata.with("labels").put("controller-uid", parent.path("metadata").path("uid").asText());
+            }
+            desired.add(copy);
+        }
+        return desired;
+    }
+
+    private void manageChildren(ObjectNode parent, List<ObjectNode> desired) {
+        Map<ObjectRef, ObjectNode> observed = new TreeMap<>();
+        observed(parent).forEach(child -> observed.put(ObjectRef.of(child), child));
+        Map<ObjectRef, ObjectNode> wanted = new TreeMap<>();
+        desired.forEach(child -> wanted.put(ObjectRef.of(child), child));
+        wanted.forEach((ref, child) -> {
+            ObjectNode existing = observed.get(ref);
+            if (existing == null) {
+                create(parent, ref, child);
+            } else if (!existing.path("metadata").hasNonNull("deletionTimestamp")) {
+                update(existing, child);
+            }
+        });
+        observed.forEach((ref, child) -> {
+            if (!wanted.containsKey(ref) && !child.path("metadata").hasNonNull("deletionTimestamp")) {
+                store.delete(ref);
+            }
+        });
+    }
+
+    private void create(ObjectNode parent, ObjectRef ref, ObjectNode desired) {
+        if (store.get(ref).isPresent()) {
+            return;
+        }
+        ObjectNode child = desired.deepCopy();
+        child.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
+        JsonNode parentMetadata = parent.path("metadata");
+        child.with("metadata").withArray("ownerReferences").addObject()
+                .put("apiVersion", parent.path("apiVersion").asText()).put("kind", parent.path("kind").asText())
+                .put("name", parentMetadata.path("name").asText()).put("uid", parentMetadata.path("uid").asText())
+                .put("controller", true).put("blockOwnerDeletion", true);
+        store.create(child);
+    }
+
+    private void update(ObjectNode observed, ObjectNode desired) {
+        JsonNode lastApplied = lastApplied(observed);
+        ObjectNode withAnnotation = desired.deepCopy();
+        withAnnotation.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
+        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed, lastApplied, withAnnotation);
+        ObjectNode metadata = merged.with("metadata");
+        for (String field : SYSTEM_METADATA) {
+            revert(observed.path("metadata"), metadata, field);
+        }
+        revert(observed, merged, "status");
+        if (merged.equals(observed)) {
+            return;
+        }
+        String resource = ResourceKinds.resourceOf(observed.path("kind").asText());
+        switch (spec.updateMethod(observed.path("apiVersion").asText(), resource)) {
+            case "Recreate", "RollingRecreate" -> store.delete(ObjectRef.of(observed));
+            case "InPlace", "RollingInPlace" -> store.update(merged);
+            default -> { }
+        }
+    }
+
+    private void writeStatus(ObjectRef parentRef, ObjectNode parent, JsonNode status) {
+        ObjectNode written = status != null && status.isObject() ? status.deepCopy() : Json.object();
+        written.put("observedGeneration", parent.path("metadata").path("generation").asLong(0));
+        store.setStatus(parentRef, written);
+    }
+
+    private HookCall send(String hook, ObjectNode request, boolean strict) {
+        HookClient.Reply reply = hooks.call(hook, CanonicalJson.bytes(request));
+        if (reply.status() != 200) {
+            return new HookCall(hook, request, reply, null, List.of());
+        }
+        JsonNode response;
+        try {
+            response = Json.parse(reply.body());
+        } catch (RuntimeException e) {
+            return new HookCall(hook, request, reply, null, List.of("the response is not JSON: " + e.getMessage()));
+        }
+        List<String> problems = switch (hook) {
+            case "customize" -> ResponseCheck.customize(response, strict);
+            default -> ResponseCheck.composite(response, strict);
+        };
+        return new HookCall(hook, request, reply, response, problems);
+    }
+
+    private ObjectMap related(ObjectNode parent, HookVersion version, boolean namespaced) {
+        if (!spec.hooks().containsKey("customize")) {
+            return ObjectMap.empty();
+        }
+        ObjectNode request = Json.object();
+        request.set("controller", spec.manifest());
+        request.set("parent", parent);
+        HookCall call = send("customize", request, spec.hooks().get("customize").strict());
+        if (!call.succeeded()) {
+            return ObjectMap.empty();
+        }
+        List<ObjectNode> related = new ArrayList<>();
+        List<GroupKey> groups = new ArrayList<>();
+        for (JsonNode rule : call.response().path("relatedResources")) {
+            String kind = kinds.kind(rule.path("apiVersion").asText(), rule.path("resource").asText());
+            if (kind != null) {
+                groups.add(new GroupKey(kind, rule.path("apiVersion").asText()));
+                store.all().stream().filter(object -> selects(rule, kind, parent, object)).forEach(related::add);
+            }
+        }
+        return ObjectMap.of(related, groups, version, namespaced);
+    }
+
+    private static boolean selects(JsonNode rule, String kind, JsonNode parent, JsonNode object) {
+        if (!kind.equals(object.path("kind").asText()) || !rule.path("apiVersion").asText().equals(object.path("apiVersion").asText())) {
+            return false;
+        }
+        String namespace = rule.path("namespace").asText(parent.path("metadata").path("namespace").asText(""));
+        if (!namespace.isEmpty() && !namespace.equals(object.path("metadata").path("namespace").asText(""))) {
+            return false;
+        }
+        JsonNode names = rule.path("names");
+        if (names.size() > 0) {
+            for (JsonNode name : names) {
+                if (name.asText().equals(object.path("metadata").path("name").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return LabelSelectors.matches(rule.path("labelSelector"), object.path("metadata").path("labels"));
+    }
+
+    private List<GroupKey> declaredGroups() {
+        List<GroupKey> groups = new ArrayList<>();
+        for (ControllerSpec.ChildResource child : spec.childResources()) {
+            String kind = kinds.kind(child.apiVersion(), child.resource());
+            if (kind != null) {
+                groups.add(new GroupKey(kind, child.apiVersion()));
+            }
+        }
+        return groups;
+    }
+
+    private boolean declared(JsonNode child) {
+        String apiVersion = child.path("apiVersion").asText();
+        return spec.childResources().stream().anyMatch(c -> c.apiVersion().equals(apiVersion)
+                && child.path("kind").asText().equals(kinds.kind(apiVersion, c.resource())));
+    }
+
+    private boolean matchesSelector(JsonNode parent, JsonNode labels) {
+        if (spec.generateSelector()) {
+            return parent.path("metadata").path("uid").asText().equals(labels.path("controller-uid").asText(null));
+        }
+        JsonNode selector = parent.path("spec").path("selector");
+        return !selector.isMissingNode() && !LabelSelectors.isEmpty(selector) && LabelSelectors.matches(selector, labels);
+    }
+
+    private boolean hasFinalizer(JsonNode parent) {
+        for (JsonNode finalizer : parent.path("metadata").path("finalizers")) {
+            if (finalizer.asText().equals(spec.finalizer())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static JsonNode lastApplied(ObjectNode observed) {
+        JsonNode text = observed.path("metadata").path("annotations").path(LAST_APPLIED);
+        if (!text.isTextual()) {
+            return Json.object();
+        }
+        try {
+            return Json.parse(text.textValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            return Json.object();
+        }
+    }
+
+    private static void revert(JsonNode from, ObjectNode to, String field) {
+        if (from.has(field)) {
+            to.set(field, from.get(field).deepCopy());
+        } else {
+            to.remove(field);
+        }
+    }
+
+    private static String failure(HookCall call) {
+        if (call.reply().error() != null) {
+            return call.reply().error();
+        }
+        if (call.reply().status() != 200) {
+            String body = new String(call.reply().body(), java.nio.charset.StandardCharsets.UTF_8);
+            return "unsupported status code: " + call.reply().status() + " body: " + (body.length() > 300 ? body.substring(0, 300) : body);
+        }
+        return "can't unmarshal webhookResponse: " + String.join("; ", call.problems());
+    }
+
+    /** Retry-After as integer seconds or an HTTP date; garbage means 0, as Metacontroller reads it. */
+    static Duration retryAfter(String header) {
+        if (header == null) {
+            return Duration.ZERO;
+        }
+        try {
+            return Duration.ofSeconds(Math.max(0, Long.parseLong(header.trim())));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                var date = java.time.ZonedDateTime.parse(header.trim(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME);
+                return Duration.ofSeconds(Math.max(0, Duration.between(java.time.Instant.now(), date.toInstant()).toSeconds() + 1));
+            } catch (RuntimeException notADate) {
+                return Duration.ZERO;
+            }
+        }
+    }
+
+    private static Duration seconds(JsonNode value) {
+        if (value == null || !value.isNumber() || value.decimalValue().signum() <= 0) {
+            return null;
+        }
+        return Duration.ofMillis(value.decimalValue().multiply(BigDecimal.valueOf(1000)).longValue());
+    }
+}

@@ -1,0 +1,86 @@
+package dev.metahook.sim;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A hook at a URL, called over HTTP/1.1 with keep-alive and the controller's timeout, with the
+ * headers Metacontroller sends. A redirect is not followed: Metacontroller would turn the POST into
+ * a GET, so it is an error either way.
+ */
+public final class HttpHook implements HookClient {
+    private final Map<String, URI> urls;
+    private final Map<String, Duration> timeouts;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+
+    public HttpHook(Map<String, URI> urls, Map<String, Duration> timeouts) {
+        this.urls = Map.copyOf(urls);
+        this.timeouts = Map.copyOf(timeouts);
+    }
+
+    /**
+     * The hooks of a controller at their manifest URLs; with {@code override}, its scheme, host and
+     * port replace theirs, or, when it has a path, it is the URL of every hook.
+     */
+    public static HttpHook of(ControllerSpec spec, URI override) {
+        Map<String, URI> urls = new LinkedHashMap<>();
+        Map<String, Duration> timeouts = new LinkedHashMap<>();
+        spec.hooks().forEach((hook, config) -> {
+            urls.put(hook, resolve(config.url(), override, hook));
+            timeouts.put(hook, config.timeout());
+        });
+        return new HttpHook(urls, timeouts);
+    }
+
+    static URI resolve(String manifestUrl, URI override, String hook) {
+        if (override == null) {
+            if (manifestUrl == null) {
+                throw new IllegalArgumentException("hook " + hook + " has neither webhook.url nor service and path");
+            }
+            return URI.create(manifestUrl);
+        }
+        boolean hasPath = override.getPath() != null && !override.getPath().isEmpty() && !override.getPath().equals("/");
+        if (hasPath || manifestUrl == null) {
+            return override;
+        }
+        URI manifest = URI.create(manifestUrl);
+        return override.resolve(manifest.getRawPath() + (manifest.getRawQuery() == null ? "" : "?" + manifest.getRawQuery()));
+    }
+
+    @Override
+    public Reply call(String hook, byte[] body) {
+        URI url = urls.get(hook);
+        if (url == null) {
+            throw new IllegalArgumentException("the controller has no " + hook + " hook");
+        }
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(timeouts.getOrDefault(hook, Duration.ofSeconds(10)))
+                .header("Content-Type", "application/json").header("Accept-Encoding", "identity")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        long started = System.nanoTime();
+        try {
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            Map<String, String> headers = new LinkedHashMap<>();
+            response.headers().map().forEach((name, values) -> headers.put(name, String.join(",", values)));
+            return new Reply(response.statusCode(), headers, response.body(), elapsed(started), null);
+        } catch (HttpTimeoutException e) {
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "timed out after " + request.timeout().orElseThrow().toSeconds() + " s");
+        } catch (IOException e) {
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "interrupted");
+        }
+    }
+
+    private static Duration elapsed(long started) {
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+}

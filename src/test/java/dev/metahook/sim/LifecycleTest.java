@@ -1,0 +1,155 @@
+package dev.metahook.sim;
+
+import static dev.metahook.testing.Cluster.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.controllers.database.Database;
+import dev.metahook.controllers.database.DatabaseController;
+import dev.metahook.controllers.webapp.WebApp;
+import dev.metahook.controllers.webapp.WebAppController;
+import dev.metahook.engine.Controllers;
+import dev.metahook.engine.HookEngine;
+import dev.metahook.testing.Cluster;
+import dev.metahook.testing.TestServer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Both reference controllers through whole lifecycles, Metacontroller played by the simulator. */
+class LifecycleTest {
+    private static final HookEngine ENGINE = new HookEngine(Controllers.builder()
+            .composite("webapp", WebApp.class, new WebAppController(TestServer.CLOCK))
+            .composite("database", Database.class, new DatabaseController(TestServer.CLOCK, "lifecycle test key".getBytes()))
+            .build(), TestServer.CLOCK);
+
+    private static Simulation simulation(String controller) {
+        ControllerSpec spec = ControllerSpec.read(Cluster.manifest("metacontroller/" + controller + "-controller.yaml"));
+        return new Simulation(spec, new InProcessHook(ENGINE, controller), TestServer.CLOCK);
+    }
+
+    private static String conditions(ObjectNode parent) {
+        StringBuilder out = new StringBuilder();
+        parent.at("/status/conditions").forEach(c -> out.append(out.length() == 0 ? "" : " ")
+                .append(c.get("type").asText()).append('=').append(c.get("status").asText()).append('/').append(c.get("reason").asText()));
+        return out.toString();
+    }
+
+    private static ObjectNode get(Simulation simulation, String apiVersion, String kind, String name) {
+        return simulation.store().get(new ObjectRef(apiVersion, kind, "default", name)).orElseThrow(() -> new AssertionError(kind + " " + name));
+    }
+
+    @Test
+    void webAppIsCreatedConvergesRollsAndGoesAway() {
+        Simulation simulation = simulation("webapp");
+        ObjectRef parent = simulation.create(Cluster.manifest("examples/webapp.yaml"));
+
+        assertTrue(simulation.converge(parent, 10, false).converged());
+        ObjectNode webApp = simulation.store().get(parent).orElseThrow();
+        assertEquals("Ready=False/RollingOut Reconciling=True/RollingOut Stalled=False/RollingOut", conditions(webApp));
+        ObjectNode deployment = get(simulation, "apps/v1", "Deployment", "hello");
+        assertEquals(webApp.at("/metadata/uid").asText(), deployment.at("/metadata/labels/controller-uid").asText());
+        assertEquals(json("[{'apiVersion':'metahook.dev/v1','kind':'WebApp','name':'hello','uid':'" + webApp.at("/metadata/uid").asText()
+                + "','controller':true,'blockOwnerDeletion':true}]"), deployment.at("/metadata/ownerReferences"));
+        assertTrue(deployment.at("/metadata/annotations/metacontroller.k8s.io~1last-applied-configuration").isTextual());
+        assertEquals(1, webApp.at("/status/observedGeneration").intValue());
+
+        Simulation.Run ready = simulation.converge(parent, 10, true);
+        assertTrue(ready.converged());
+        assertEquals("Ready=True/Available Reconciling=False/Available Stalled=False/Available",
+                conditions(simulation.store().get(parent).orElseThrow()));
+        long writes = simulation.store().writes();
+        simulation.pass(parent, true);
+        assertEquals(writes, simulation.store().writes(), "a second sync after convergence changes nothing");
+
+        ObjectNode edited = Cluster.manifest("examples/webapp.yaml");
+        edited.with("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
+        simulation.edit(edited);
+        simulation.pass(parent, false);
+        assertEquals("ghcr.io/example/hello:1.5.0", get(simulation, "apps/v1", "Deployment", "hello")
+                .at("/spec/template/spec/containers/0/image").asText());
+        assertEquals(2, get(simulation, "apps/v1", "Deployment", "hello").at("/metadata/generation").intValue());
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        ObjectNode rolled = simulation.store().get(parent).orElseThrow();
+        assertEquals("Ready=True/Available Reconciling=False/Available Stalled=False/Available", conditions(rolled));
+        assertEquals(3, rolled.at("/status/availableReplicas").intValue());
+        assertEquals(2, rolled.at("/status/observedGeneration").intValue());
+
+        simulation.delete(parent);
+        assertEquals(List.of(), simulation.store().all(), "the garbage collector takes the children with the parent");
+    }
+
+    @Test
+    void anInvalidEditStallsAndLeavesTheRunningAppAlone() {
+        Simulation simulation = simulation("webapp");
+        ObjectRef parent = simulation.create(Cluster.manifest("examples/webapp.yaml"));
+        simulation.converge(parent, 10, true);
+        ObjectNode before = get(simulation, "apps/v1", "Deployment", "hello");
+        ObjectNode edited = Cluster.manifest("examples/webapp.yaml");
+        edited.with("spec").put("port", 0);
+        simulation.edit(edited);
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        assertEquals(before, get(simulation, "apps/v1", "Deployment", "hello"));
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec",
+                conditions(simulation.store().get(parent).orElseThrow()));
+    }
+
+    @Test
+    void databaseIsProvisionedAndTornDownStepByStep() {
+        Simulation simulation = simulation("database");
+        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
+        assertTrue(simulation.converge(parent, 10, false).converged());
+        assertEquals("Provisioning", simulation.store().get(parent).orElseThrow().at("/status/phase").asText());
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        ObjectNode database = simulation.store().get(parent).orElseThrow();
+        assertEquals("Ready", database.at("/status/phase").asText());
+        assertEquals(List.of("metacontroller.io/compositecontroller-database-controller"),
+                List.of(database.at("/metadata/finalizers/0").asText()));
+        String password = get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText();
+
+        simulation.delete(parent);
+        simulation.pass(parent, false);
+        assertEquals("Draining", reconciling(simulation, parent));
+        assertEquals(0, get(simulation, "apps/v1", "StatefulSet", "orders").at("/spec/replicas").intValue());
+        assertTrue(simulation.store().get(new ObjectRef("v1", "Service", "default", "orders")).isEmpty(), "clients stop connecting");
+        Workloads.settle(simulation.store());
+        simulation.pass(parent, false);
+        assertEquals("BackingUp", reconciling(simulation, parent));
+        ObjectNode job = get(simulation, "batch/v1", "Job", "orders-final-backup");
+        assertEquals("postgres:16", job.at("/spec/template/spec/containers/0/image").asText());
+        assertEquals(password, get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText());
+        Workloads.settle(simulation.store());
+        CompositeSimulator.Pass done = simulation.pass(parent, false);
+        assertTrue(done.finalized());
+        assertEquals(List.of(), simulation.store().all(), "the Database and its children are gone");
+    }
+
+    @Test
+    void aFailedBackupStallsUntilThePolicySaysDelete() {
+        Simulation simulation = simulation("database");
+        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
+        simulation.converge(parent, 10, true);
+        simulation.delete(parent);
+        simulation.pass(parent, true);
+        simulation.pass(parent, false);
+        ObjectRef job = new ObjectRef("batch/v1", "Job", "default", "orders-final-backup");
+        simulation.store().setStatus(job, json("{'failed':3,'conditions':[{'type':'Failed','status':'True'}]}"));
+        assertTrue(simulation.converge(parent, 10, false).converged(), "no retry storm while a person has to act");
+        assertEquals("BackupFailed", reconciling(simulation, parent));
+        assertEquals("True", simulation.store().get(parent).orElseThrow().at("/status/conditions/2/status").asText());
+        assertTrue(simulation.store().get(job).isPresent(), "the failed Job is kept, not silently retried");
+
+        ObjectNode edited = Cluster.manifest("examples/database.yaml");
+        edited.with("spec").put("deletionPolicy", "Delete");
+        simulation.edit(edited);
+        assertTrue(simulation.pass(parent, false).finalized());
+        assertFalse(simulation.store().get(parent).isPresent());
+    }
+
+    private static String reconciling(Simulation simulation, ObjectRef parent) {
+        JsonNode conditions = simulation.store().get(parent).orElseThrow().at("/status/conditions");
+        return conditions.get(1).get("reason").asText();
+    }
+}
