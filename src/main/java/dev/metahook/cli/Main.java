@@ -5,6 +5,8 @@ import dev.metahook.engine.HookEngine;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,12 +17,37 @@ public final class Main {
     private Main() {
     }
 
+    private static final String USAGE = "usage: java -jar metahook.jar [serve | render ... | check ...]\n  "
+            + RenderCommand.USAGE + "\n  " + CheckCommand.USAGE;
+
     public static void main(String[] args) {
         String command = args.length == 0 ? "serve" : args[0];
-        if (!command.equals("serve")) {
-            System.err.println("usage: java -jar metahook.jar [serve]\nunknown command: " + command);
-            System.exit(2);
+        List<String> rest = Arrays.asList(args).subList(Math.min(1, args.length), args.length);
+        switch (command) {
+            case "serve" -> serve();
+            case "render" -> System.exit(exitCode(() -> RenderCommand.run(rest, System.getenv(), System.out, System.err)));
+            case "check" -> System.exit(exitCode(() -> CheckCommand.run(rest, System.getenv(), System.out)));
+            default -> {
+                System.err.println("metahook: unknown command " + command + "\n" + USAGE);
+                System.exit(2);
+            }
         }
+    }
+
+    /** Runs a command; a usage or file error is one line on stderr and exit code 2, never a stack trace. */
+    static int exitCode(java.util.function.IntSupplier command) {
+        try {
+            return command.getAsInt();
+        } catch (UsageException e) {
+            System.err.println("metahook: " + e.getMessage());
+            return 2;
+        } catch (RuntimeException e) {
+            System.err.println("metahook: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static void serve() {
         long started = System.nanoTime();
         ServerConfig config;
         byte[] databaseKey;

@@ -140,7 +140,8 @@ public final class CompositeSimulator {
         return new Pass(Outcome.APPLIED, call, null, resync, finalized, null);
     }
 
-    private List<ObjectNode> desiredChildren(ObjectNode parent, JsonNode children) {
+    /** The children of an answer as Metacontroller applies them: the parent's namespace, the controller-uid label. */
+    public List<ObjectNode> desiredChildren(ObjectNode parent, JsonNode children) {
         List<ObjectNode> desired = new ArrayList<>();
         String namespace = parent.path("metadata").path("namespace").asText("");
         for (JsonNode child : children) {
@@ -192,16 +193,24 @@ public final class CompositeSimulator {
         store.create(child);
     }
 
-    private void update(ObjectNode observed, ObjectNode desired) {
-        JsonNode lastApplied = lastApplied(observed);
+    /**
+     * The object Metacontroller would write over an observed child for this desired one: the three-way
+     * merge with the new last-applied annotation, status and system metadata as observed.
+     */
+    public static ObjectNode merged(ObjectNode observed, ObjectNode desired) {
         ObjectNode withAnnotation = desired.deepCopy();
         withAnnotation.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
-        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed, lastApplied, withAnnotation);
+        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed, lastApplied(observed), withAnnotation);
         ObjectNode metadata = merged.with("metadata");
         for (String field : SYSTEM_METADATA) {
             revert(observed.path("metadata"), metadata, field);
         }
         revert(observed, merged, "status");
+        return merged;
+    }
+
+    private void update(ObjectNode observed, ObjectNode desired) {
+        ObjectNode merged = merged(observed, desired);
         if (merged.equals(observed)) {
             return;
         }

@@ -61,6 +61,26 @@ class ExamplesTest {
             }
             assertEquals(text, Files.readString(file, StandardCharsets.UTF_8), file + " is stale: run with -Dexamples.write=true");
         }
+        String observed = observedYaml(examples.get("webapp-sync"));
+        Path file = Path.of("examples/webapp-observed.yaml");
+        if (write) {
+            Files.writeString(file, observed, StandardCharsets.UTF_8);
+        }
+        assertEquals(observed, Files.readString(file, StandardCharsets.UTF_8), file + " is stale: run with -Dexamples.write=true");
+    }
+
+    /** The WebApp's observed children as {@code kubectl get -o yaml} would list them, for {@code render --observed}. */
+    private static String observedYaml(ObjectNode request) throws IOException {
+        com.fasterxml.jackson.dataformat.yaml.YAMLMapper yaml = com.fasterxml.jackson.dataformat.yaml.YAMLMapper.builder()
+                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS).build();
+        StringBuilder out = new StringBuilder("# The children Metacontroller observes for examples/webapp.yaml (see requests/webapp-sync.json).\n");
+        for (JsonNode group : request.get("children")) {
+            for (JsonNode child : group) {
+                out.append(yaml.writeValueAsString(Json.parse(CanonicalJson.bytes(child))));
+            }
+        }
+        return out.toString();
     }
 
     @Test

@@ -1,0 +1,54 @@
+package dev.metahook.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.sim.Breach;
+import dev.metahook.sim.Checker;
+import dev.metahook.sim.ControllerSpec;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code check}: drives a hook through a parent's life under the simulator and prints every breach of
+ * Metacontroller's contract, one line each. Exit code 0 only when there is none.
+ */
+final class CheckCommand {
+    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController yaml> --parent <parent yaml>"
+            + " [--updated-parent <parent yaml>] [--url <hook url>] [--passes <n>]";
+
+    private CheckCommand() {
+    }
+
+    static int run(List<String> args, Map<String, String> env, PrintStream out) {
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "updated-parent", "url", "passes"), USAGE);
+        ControllerSpec spec = RenderCommand.controller(arguments.required("controller", USAGE));
+        ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
+        ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
+        int passes = passes(arguments.optional("passes"));
+        Checker.Report report = new Checker(spec, Hooks.of(spec, arguments.optional("url"), env), Clock.systemUTC(), passes)
+                .check(parent, updated);
+        for (Breach breach : report.breaches()) {
+            out.println("BREACH " + breach);
+        }
+        out.println(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
+                : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls");
+        return report.clean() ? 0 : 1;
+    }
+
+    private static int passes(String text) {
+        if (text == null) {
+            return 20;
+        }
+        try {
+            int passes = Integer.parseInt(text);
+            if (passes < 2) {
+                throw new NumberFormatException();
+            }
+            return passes;
+        } catch (NumberFormatException e) {
+            throw new UsageException("--passes must be a whole number of at least 2, got '" + text + "'\n" + USAGE);
+        }
+    }
+}

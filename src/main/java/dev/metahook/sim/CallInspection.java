@@ -1,0 +1,150 @@
+package dev.metahook.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The checks one hook call can be judged by alone: its status, its time, and the shape of its answer. */
+final class CallInspection {
+    private static final Set<String> COMPOSITE_FIELDS = Set.of("status", "children", "resyncAfterSeconds", "finalized");
+
+    private CallInspection() {
+    }
+
+    static List<Breach> inspect(CompositeSimulator.HookCall call, Duration timeout, JsonNode parent, boolean generateSelector) {
+        List<Breach> breaches = new ArrayList<>();
+        HookClient.Reply reply = call.reply();
+        if (reply.error() != null) {
+            breaches.add(new Breach("no-answer", call.hook() + ": " + reply.error()));
+            return breaches;
+        }
+        if (reply.took().compareTo(timeout) > 0) {
+            breaches.add(new Breach("too-slow", call.hook() + " took " + reply.took().toMillis() + " ms, more than the "
+                    + timeout.toMillis() + " ms Metacontroller waits"));
+        }
+        if (reply.status() == 429) {
+            if (reply.header("Retry-After") == null) {
+                breaches.add(new Breach("status", call.hook() + " answered 429 without Retry-After: Metacontroller retries at once"));
+            }
+            return breaches;
+        }
+        if (reply.status() != 200) {
+            String body = new String(reply.body(), StandardCharsets.UTF_8);
+            breaches.add(new Breach("status", call.hook() + " answered " + reply.status() + ": " + (body.length() > 200 ? body.substring(0, 200) : body)));
+            return breaches;
+        }
+        if (call.response() == null) {
+            call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
+            return breaches;
+        }
+        answer(call, parent, generateSelector, breaches);
+        return breaches;
+    }
+
+    private static void answer(CompositeSimulator.HookCall call, JsonNode parent, boolean generateSelector, List<Breach> breaches) {
+        JsonNode response = call.response();
+        for (Iterator<String> it = response.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!COMPOSITE_FIELDS.contains(field)) {
+                breaches.add(new Breach("unknown-field", call.hook() + " answered field '" + field + "' (misspelled?): loose decoding ignores it,"
+                        + " strict decoding fails the call"));
+            }
+        }
+        int observed = call.request().path("children").findValues("metadata").size();
+        if (!response.path("children").isArray() && observed > 0) {
+            breaches.add(new Breach("deletes-children", call.hook() + " answered no children list: Metacontroller would delete all "
+                    + observed + " observed children"));
+        }
+        if (response.path("finalized").asBoolean(false) && !call.request().path("finalizing").asBoolean(false)) {
+            breaches.add(new Breach("finalized-in-sync", "sync answered finalized: true: the finalizer would be removed and added back"));
+        }
+        decimals(response, "", call.hook(), breaches);
+        JsonNode children = response.path("children");
+        for (int i = 0; i < children.size(); i++) {
+            child(children.get(i), "/children/" + i, call.hook(), parent, generateSelector, breaches);
+        }
+        if (breaches.isEmpty()) {
+            call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
+        }
+    }
+
+    private static void child(JsonNode child, String pointer, String hook, JsonNode parent, boolean generateSelector, List<Breach> breaches) {
+        if (child.isNull()) {
+            breaches.add(new Breach("null", hook + " " + pointer + " is null: Metacontroller crashes on it"));
+            return;
+        }
+        for (String field : List.of("apiVersion", "kind")) {
+            if (!child.path(field).isTextual() || child.path(field).asText().isEmpty()) {
+                breaches.add(new Breach("missing-" + field, hook + " " + pointer + " has no " + field));
+            }
+        }
+        nulls(child, pointer, hook, breaches);
+        JsonNode labels = child.path("metadata").path("labels");
+        String uid = parent.path("metadata").path("uid").asText();
+        if (generateSelector ? labels.has("controller-uid") && !labels.path("controller-uid").asText().equals(uid)
+                : !dev.metahook.wire.LabelSelectors.matches(parent.path("spec").path("selector"), labels)
+                || dev.metahook.wire.LabelSelectors.isEmpty(parent.path("spec").path("selector"))) {
+            breaches.add(new Breach("selector", hook + " " + pointer + " (" + child.path("kind").asText() + " "
+                    + child.path("metadata").path("name").asText() + ") has labels " + labels + " that miss the parent's selector"));
+        }
+    }
+
+    /** Nulls where Go zero values land (the child's own fields and metadata) and null list items anywhere in it. */
+    private static void nulls(JsonNode child, String pointer, String hook, List<Breach> breaches) {
+        for (Map.Entry<String, JsonNode> field : iterable(child)) {
+            if (field.getValue().isNull()) {
+                breaches.add(new Breach("null", hook + " " + pointer + "/" + field.getKey() + " is null"));
+            }
+        }
+        for (Map.Entry<String, JsonNode> field : iterable(child.path("metadata"))) {
+            if (field.getValue().isNull()) {
+                breaches.add(new Breach("null", hook + " " + pointer + "/metadata/" + field.getKey() + " is null"));
+            }
+        }
+        nullItems(child, pointer, hook, breaches);
+    }
+
+    private static void nullItems(JsonNode node, String pointer, String hook, List<Breach> breaches) {
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                if (node.get(i).isNull()) {
+                    breaches.add(new Breach("null", hook + " " + pointer + "/" + i + " is a null list item"));
+                }
+                nullItems(node.get(i), pointer + "/" + i, hook, breaches);
+            }
+        } else if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : iterable(node)) {
+                nullItems(field.getValue(), pointer + "/" + field.getKey(), hook, breaches);
+            }
+        }
+    }
+
+    private static void decimals(JsonNode node, String pointer, String hook, List<Breach> breaches) {
+        if (node.isNumber() && !node.isIntegralNumber()) {
+            java.math.BigDecimal value = node.decimalValue();
+            if (value.signum() == 0 || value.stripTrailingZeros().scale() <= 0) {
+                breaches.add(new Breach("decimal", hook + " " + (pointer.isEmpty() ? "/" : pointer) + " is " + node
+                        + ", a whole number written as a decimal: it never equals the API server's integer"));
+            }
+        } else if (node.isContainerNode()) {
+            if (node.isArray()) {
+                for (int i = 0; i < node.size(); i++) {
+                    decimals(node.get(i), pointer + "/" + i, hook, breaches);
+                }
+            } else {
+                for (Map.Entry<String, JsonNode> field : iterable(node)) {
+                    decimals(field.getValue(), pointer + "/" + field.getKey(), hook, breaches);
+                }
+            }
+        }
+    }
+
+    private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode node) {
+        return node::fields;
+    }
+}

@@ -1,0 +1,204 @@
+package dev.metahook.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.Json;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Drives a hook through a parent's whole life under the simulator (create, converge, the same input
+ * again, the same input in another key order, a spec change, delete and finalize) and lists every
+ * breach of Metacontroller's contract it sees. No breaches means the hook is safe to run.
+ */
+public final class Checker {
+    private final ControllerSpec spec;
+    private final HookClient hooks;
+    private final Clock clock;
+    private final int maxPasses;
+    private final Set<Breach> breaches = new LinkedHashSet<>();
+    private final Map<Long, Set<ObjectRef>> desiredByGeneration = new HashMap<>();
+    private int calls;
+
+    public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
+        this.spec = spec;
+        this.hooks = hooks;
+        this.clock = clock;
+        this.maxPasses = maxPasses;
+    }
+
+    /** What a check found, and how many hook calls it took. */
+    public record Report(List<Breach> breaches, int calls) {
+        public boolean clean() {
+            return breaches.isEmpty();
+        }
+    }
+
+    /** Runs the lifecycle; {@code updatedParent} is the spec change, or null to skip that step. */
+    public Report check(JsonNode parent, JsonNode updatedParent) {
+        Simulation simulation = new Simulation(spec, hooks, clock);
+        ObjectRef ref = simulation.create(parent);
+        Simulation.Run created = converge(simulation, ref, false, "create");
+        if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
+            breaches.add(new Breach("no-progress", "no sync call succeeded, so the rest of the lifecycle was not checked"));
+            return new Report(List.copyOf(breaches), calls);
+        }
+        converge(simulation, ref, true, "converge");
+        repeat(simulation, ref);
+        if (updatedParent != null) {
+            simulation.edit(updatedParent);
+            converge(simulation, ref, true, "spec change");
+        }
+        simulation.delete(ref);
+        Simulation.Run deletion = converge(simulation, ref, true, "delete");
+        if (simulation.store().get(ref).isPresent()) {
+            breaches.add(new Breach("never-finalized", "the parent is still there after " + deletion.passes().size()
+                    + " finalize calls" + lastStatus(simulation, ref)));
+        }
+        return new Report(List.copyOf(breaches), calls);
+    }
+
+    private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
+        int before = simulation.history().size();
+        Simulation.Run run = simulation.converge(ref, maxPasses, settle);
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, ref, pass));
+        boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
+        if (!run.converged() && stillWriting && !step.equals("delete")) {
+            breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
+                    + changeOf(run)));
+        }
+        return run;
+    }
+
+    private void inspect(Simulation simulation, ObjectRef ref, CompositeSimulator.Pass pass) {
+        if (pass.call() == null) {
+            return;
+        }
+        calls++;
+        JsonNode parent = pass.call().request().path("parent");
+        breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout(), parent, spec.generateSelector()));
+        if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
+                && pass.error().startsWith("labels")) {
+            breaches.add(new Breach("selector", pass.error()));
+        }
+        omitted(pass.call(), parent);
+    }
+
+    /** A child answered once for a generation and left out later for the same one was deleted by accident. */
+    private void omitted(CompositeSimulator.HookCall call, JsonNode parent) {
+        if (call.response() == null || call.request().path("finalizing").asBoolean(false)) {
+            return;
+        }
+        long generation = parent.path("metadata").path("generation").asLong();
+        Set<ObjectRef> now = new LinkedHashSet<>();
+        call.response().path("children").forEach(child -> now.add(withNamespace(child, parent)));
+        Set<ObjectRef> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
+        for (ObjectRef ref : before) {
+            if (!now.contains(ref)) {
+                breaches.add(new Breach("deletes-children", "sync left out " + ref + ", which it answered before for the same spec"
+                        + " (generation " + generation + "): Metacontroller deletes it"));
+            }
+        }
+    }
+
+    private void repeat(Simulation simulation, ObjectRef ref) {
+        ObjectNode parent = simulation.store().get(ref).orElseThrow();
+        CompositeSimulator.HookCall first = simulation.simulator().call(parent);
+        CompositeSimulator.HookCall again = simulation.simulator().call(parent);
+        calls += 2;
+        if (first.response() != null && again.response() != null && !first.response().equals(again.response())) {
+            breaches.add(new Breach("non-deterministic", "the same request twice gave two answers; first difference at "
+                    + firstDifference(first.response(), again.response(), "")));
+        }
+        JsonNode shuffled = shuffle(first.request(), new Random(7));
+        HookClient.Reply reply = hooks.call(first.hook(), writeAsIs(shuffled));
+        calls++;
+        if (reply.status() == 200 && first.response() != null) {
+            JsonNode answer = Json.parse(reply.body());
+            if (!answer.equals(first.response())) {
+                breaches.add(new Breach("non-deterministic", "the same request with its keys in another order gave another answer;"
+                        + " first difference at " + firstDifference(first.response(), answer, "")));
+            }
+        }
+    }
+
+    private static byte[] writeAsIs(JsonNode tree) {
+        try {
+            return Json.mapper().writeValueAsBytes(tree);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode shuffle(JsonNode node, Random random) {
+        if (node.isObject()) {
+            List<String> names = new ArrayList<>();
+            node.fieldNames().forEachRemaining(names::add);
+            Collections.shuffle(names, random);
+            ObjectNode out = Json.object();
+            names.forEach(name -> out.set(name, shuffle(node.get(name), random)));
+            return out;
+        }
+        if (node.isArray()) {
+            ArrayNode out = Json.mapper().createArrayNode();
+            node.forEach(item -> out.add(shuffle(item, random)));
+            return out;
+        }
+        return node;
+    }
+
+    static String firstDifference(JsonNode a, JsonNode b, String pointer) {
+        if (a.isObject() && b.isObject()) {
+            Set<String> names = new LinkedHashSet<>();
+            a.fieldNames().forEachRemaining(names::add);
+            b.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                if (!a.path(name).equals(b.path(name))) {
+                    return firstDifference(a.path(name), b.path(name), pointer + "/" + name);
+                }
+            }
+        } else if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                if (!a.get(i).equals(b.get(i))) {
+                    return firstDifference(a.get(i), b.get(i), pointer + "/" + i);
+                }
+            }
+        }
+        return (pointer.isEmpty() ? "/" : pointer) + " (" + shorten(a) + " vs " + shorten(b) + ")";
+    }
+
+    private static String changeOf(Simulation.Run run) {
+        List<CompositeSimulator.Pass> passes = run.passes();
+        if (passes.size() < 2 || passes.get(passes.size() - 1).call() == null || passes.get(passes.size() - 2).call() == null) {
+            return "";
+        }
+        JsonNode last = passes.get(passes.size() - 1).call().response();
+        JsonNode before = passes.get(passes.size() - 2).call().response();
+        if (last == null || before == null || last.equals(before)) {
+            return "";
+        }
+        return "; the answer changes at " + firstDifference(before, last, "");
+    }
+
+    private static ObjectRef withNamespace(JsonNode child, JsonNode parent) {
+        ObjectRef ref = ObjectRef.of(child);
+        return ref.namespace().isEmpty() ? new ObjectRef(ref.apiVersion(), ref.kind(), parent.path("metadata").path("namespace").asText(""), ref.name()) : ref;
+    }
+
+    private static String lastStatus(Simulation simulation, ObjectRef ref) {
+        return simulation.store().get(ref).map(parent -> "; its status is " + shorten(parent.path("status"))).orElse("");
+    }
+
+    private static String shorten(JsonNode node) {
+        String text = node.isMissingNode() ? "absent" : node.toString();
+        return text.length() > 160 ? text.substring(0, 160) + "…" : text;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.metahook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahook.testing.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code render}: the answer as YAML, and with observed children the patch Metacontroller would apply to each. */
+class RenderCommandTest {
+    @TempDir
+    Path dir;
+
+    private record Result(int exit, String out, String err) {
+        JsonNode yaml() throws Exception {
+            return new YAMLMapper().readTree(out);
+        }
+    }
+
+    private static Result render(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.exitCode(() -> RenderCommand.run(List.of(args), Map.of(),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void rendersWhatTheBuiltInControllerWouldCreate() throws Exception {
+        Result result = render("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml");
+        assertEquals(0, result.exit(), result.err());
+        JsonNode answer = result.yaml();
+        assertEquals("Deployment", answer.at("/children/0/kind").asText());
+        assertEquals("Service", answer.at("/children/1/kind").asText());
+        assertEquals("Creating", answer.at("/status/conditions/0/reason").asText());
+        assertEquals(2, answer.at("/children/0/spec/replicas").intValue(), "numbers stay numbers in the YAML");
+    }
+
+    @Test
+    void showsNoChangeForChildrenAlreadyAsDesired() throws Exception {
+        Result result = render("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
+                "--observed", "examples/webapp-observed.yaml");
+        assertEquals(0, result.exit(), result.err());
+        JsonNode diff = result.yaml().get("diff");
+        assertEquals(0, diff.get("Deployment.apps/v1 default/hello").size(), diff.toString());
+        assertEquals(0, diff.get("Service.v1 default/hello").size(), diff.toString());
+        assertEquals("RollingOut", result.yaml().at("/status/conditions/0/reason").asText());
+    }
+
+    @Test
+    void showsThePatchOfASpecChange() throws Exception {
+        Path parent = dir.resolve("webapp.yaml");
+        Files.writeString(parent, Files.readString(Path.of("examples/webapp.yaml")).replace("1.4.2", "1.5.0"));
+        Result result = render("--controller", "metacontroller/webapp-controller.yaml", "--parent", parent.toString(),
+                "--observed", "examples/webapp-observed.yaml");
+        JsonNode patch = result.yaml().at("/diff/Deployment.apps~1v1 default~1hello");
+        assertTrue(patch.toString().contains("{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\","
+                + "\"value\":\"ghcr.io/example/hello:1.5.0\"}"), patch.toString());
+    }
+
+    @Test
+    void rendersAHookAtAUrl() throws Exception {
+        try (TestServer server = TestServer.start(BuiltInControllers.all(TestServer.CLOCK, "a key for the render test!".getBytes()))) {
+            Result result = render("--controller", "metacontroller/database-controller.yaml", "--parent", "examples/database.yaml",
+                    "--url", server.url(""));
+            assertEquals(0, result.exit(), result.err());
+            assertEquals("Pending", result.yaml().at("/status/phase").asText());
+            assertEquals(4, result.yaml().get("children").size());
+        }
+    }
+
+    @Test
+    void namesTheFileTheLineAndWhatWasExpected() throws Exception {
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "apiVersion: metahook.dev/v1\nkind: WebApp\nmetadata:\n  namespace: default\n");
+        Result result = render("--controller", "metacontroller/webapp-controller.yaml", "--parent", broken.toString());
+        assertEquals(2, result.exit());
+        Path notYaml = dir.resolve("not.yaml");
+        Files.writeString(notYaml, "kind: [\n");
+        assertEquals(2, render("--controller", notYaml.toString(), "--parent", broken.toString()).exit());
+        assertEquals(2, render("--parent", broken.toString()).exit());
+        assertEquals(2, render("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml", "--bogus", "x").exit());
+    }
+
+    @Test
+    void reportsAHookThatAnswersAnError() throws Exception {
+        Path parent = dir.resolve("webapp.yaml");
+        Files.writeString(parent, Files.readString(Path.of("examples/webapp.yaml")).replace("kind: WebApp", "kind: Gadget"));
+        Result result = render("--controller", "metacontroller/webapp-controller.yaml", "--parent", parent.toString());
+        assertEquals(1, result.exit());
+        assertTrue(result.err().contains("status 400"), result.err());
+    }
+}
