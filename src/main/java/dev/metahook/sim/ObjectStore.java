@@ -37,7 +37,7 @@ public final class ObjectStore {
         if (objects.containsKey(ref)) {
             throw new IllegalStateException(ref + " already exists");
         }
-        ObjectNode stored = object.deepCopy();
+        ObjectNode stored = (ObjectNode) stored(object);
         ObjectNode metadata = stored.with("metadata");
         if (!metadata.hasNonNull("uid")) {
             metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + ref).getBytes(StandardCharsets.UTF_8)).toString());
@@ -60,7 +60,7 @@ public final class ObjectStore {
     public ObjectNode update(JsonNode object) {
         ObjectRef ref = ObjectRef.of(object);
         ObjectNode existing = require(ref);
-        ObjectNode updated = object.deepCopy();
+        ObjectNode updated = (ObjectNode) stored(object);
         ObjectNode metadata = updated.with("metadata");
         for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "generation")) {
             copyField(existing.path("metadata"), metadata, field);
@@ -81,10 +81,11 @@ public final class ObjectStore {
     /** Writes an object's status (the status subresource, or a workload controller playing its part); no write when equal. */
     public void setStatus(ObjectRef ref, JsonNode status) {
         ObjectNode existing = require(ref);
-        if (status.equals(existing.get("status"))) {
+        JsonNode stored = stored(status);
+        if (stored.equals(existing.get("status"))) {
             return;
         }
-        existing.set("status", status.deepCopy());
+        existing.set("status", stored);
         existing.with("metadata").put("resourceVersion", Long.toString(++resourceVersion));
         writes++;
     }
@@ -165,6 +166,14 @@ public final class ObjectStore {
 
     public String now() {
         return DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    /**
+     * An object as the API server keeps it: numbers decoded the way it decodes them, so that
+     * {@code 3.0} is stored as {@code 3} and a later {@code 3.0} is a change, as it is for Metacontroller.
+     */
+    private static JsonNode stored(JsonNode object) {
+        return dev.metahook.wire.Json.parse(dev.metahook.wire.CanonicalJson.bytes(object));
     }
 
     private void collectGarbage(String ownerUid) {
