@@ -52,11 +52,17 @@ final class RenderCommand {
     }
 
     static ControllerSpec controller(String file) {
+        ControllerSpec spec;
         try {
-            return ControllerSpec.read(ManifestFiles.one(file));
+            spec = ControllerSpec.read(ManifestFiles.one(file));
         } catch (IllegalArgumentException e) {
             throw new UsageException(file + ": " + e.getMessage());
         }
+        if (spec.decorator()) {
+            throw new UsageException(file + ": render and check take a CompositeController;"
+                    + " a DecoratorController is simulated through the Java API (DecoratorSimulator)");
+        }
+        return spec;
     }
 
     /**

@@ -24,19 +24,18 @@ import java.util.TreeMap;
  * (resync, finalizer removal, selector check, children, status). A failed call changes nothing.
  */
 public final class CompositeSimulator {
-    static final String LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
-    private static final List<String> SYSTEM_METADATA = List.of("selfLink", "uid", "resourceVersion", "generation",
-            "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields");
 
     private final ControllerSpec spec;
     private final ObjectStore store;
     private final HookClient hooks;
     private final ResourceKinds kinds = new ResourceKinds();
+    private final Apply apply;
 
     public CompositeSimulator(ControllerSpec spec, ObjectStore store, HookClient hooks) {
         this.spec = spec;
         this.store = store;
         this.hooks = hooks;
+        this.apply = new Apply(store, spec);
     }
 
     public ControllerSpec spec() {
@@ -160,66 +159,12 @@ public final class CompositeSimulator {
     }
 
     private void manageChildren(ObjectNode parent, List<ObjectNode> desired) {
-        Map<ObjectRef, ObjectNode> observed = new TreeMap<>();
-        observed(parent).forEach(child -> observed.put(ObjectRef.of(child), child));
-        Map<ObjectRef, ObjectNode> wanted = new TreeMap<>();
-        desired.forEach(child -> wanted.put(ObjectRef.of(child), child));
-        wanted.forEach((ref, child) -> {
-            ObjectNode existing = observed.get(ref);
-            if (existing == null) {
-                create(parent, ref, child);
-            } else if (!existing.path("metadata").hasNonNull("deletionTimestamp")) {
-                update(existing, child);
-            }
-        });
-        observed.forEach((ref, child) -> {
-            if (!wanted.containsKey(ref) && !child.path("metadata").hasNonNull("deletionTimestamp")) {
-                store.delete(ref);
-            }
-        });
+        apply.manage(parent, observed(parent), desired);
     }
 
-    private void create(ObjectNode parent, ObjectRef ref, ObjectNode desired) {
-        if (store.get(ref).isPresent()) {
-            return;
-        }
-        ObjectNode child = desired.deepCopy();
-        child.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
-        JsonNode parentMetadata = parent.path("metadata");
-        child.with("metadata").withArray("ownerReferences").addObject()
-                .put("apiVersion", parent.path("apiVersion").asText()).put("kind", parent.path("kind").asText())
-                .put("name", parentMetadata.path("name").asText()).put("uid", parentMetadata.path("uid").asText())
-                .put("controller", true).put("blockOwnerDeletion", true);
-        store.create(child);
-    }
-
-    /**
-     * The object Metacontroller would write over an observed child for this desired one: the three-way
-     * merge with the new last-applied annotation, status and system metadata as observed.
-     */
+    /** The object Metacontroller would write over an observed child for this desired one. */
     public static ObjectNode merged(ObjectNode observed, ObjectNode desired) {
-        ObjectNode withAnnotation = desired.deepCopy();
-        withAnnotation.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
-        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed, lastApplied(observed), withAnnotation);
-        ObjectNode metadata = merged.with("metadata");
-        for (String field : SYSTEM_METADATA) {
-            revert(observed.path("metadata"), metadata, field);
-        }
-        revert(observed, merged, "status");
-        return merged;
-    }
-
-    private void update(ObjectNode observed, ObjectNode desired) {
-        ObjectNode merged = merged(observed, desired);
-        if (merged.equals(observed)) {
-            return;
-        }
-        String resource = ResourceKinds.resourceOf(observed.path("kind").asText());
-        switch (spec.updateMethod(observed.path("apiVersion").asText(), resource)) {
-            case "Recreate", "RollingRecreate" -> store.delete(ObjectRef.of(observed));
-            case "InPlace", "RollingInPlace" -> store.update(merged);
-            default -> { }
-        }
+        return Apply.merged(observed, desired);
     }
 
     private void writeStatus(ObjectRef parentRef, ObjectNode parent, JsonNode status) {
@@ -323,25 +268,7 @@ public final class CompositeSimulator {
         return false;
     }
 
-    private static JsonNode lastApplied(ObjectNode observed) {
-        JsonNode text = observed.path("metadata").path("annotations").path(LAST_APPLIED);
-        if (!text.isTextual()) {
-            return Json.object();
-        }
-        try {
-            return Json.parse(text.textValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        } catch (RuntimeException e) {
-            return Json.object();
-        }
-    }
 
-    private static void revert(JsonNode from, ObjectNode to, String field) {
-        if (from.has(field)) {
-            to.set(field, from.get(field).deepCopy());
-        } else {
-            to.remove(field);
-        }
-    }
 
     private static String failure(HookCall call) {
         if (call.reply().error() != null) {

@@ -11,9 +11,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A CompositeController manifest, read for what the simulator needs: parent, children, hooks. */
-public record ControllerSpec(String name, ObjectNode manifest, boolean generateSelector, List<ChildResource> childResources,
-                             Map<String, HookConfig> hooks) {
+/**
+ * A CompositeController (or DecoratorController) manifest, read for what the simulator needs: the
+ * child (or attachment) types, the hooks, the selector mode.
+ */
+public record ControllerSpec(String name, ObjectNode manifest, boolean decorator, boolean generateSelector,
+                             List<ChildResource> childResources, Map<String, HookConfig> hooks) {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
     /** One declared child type and how its children are updated. */
@@ -25,12 +28,15 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean generateS
     }
 
     public static ControllerSpec read(JsonNode manifest) {
-        if (!"CompositeController".equals(manifest.path("kind").asText())) {
-            throw new IllegalArgumentException("expected kind CompositeController, got " + manifest.path("kind").asText("nothing"));
+        String kind = manifest.path("kind").asText();
+        if (!kind.equals("CompositeController") && !kind.equals("DecoratorController")) {
+            throw new IllegalArgumentException("expected kind CompositeController or DecoratorController, got "
+                    + manifest.path("kind").asText("nothing"));
         }
+        boolean decorator = kind.equals("DecoratorController");
         JsonNode spec = manifest.path("spec");
         List<ChildResource> children = new ArrayList<>();
-        for (JsonNode child : spec.path("childResources")) {
+        for (JsonNode child : spec.path(decorator ? "attachments" : "childResources")) {
             children.add(new ChildResource(child.path("apiVersion").asText(), child.path("resource").asText(),
                     child.path("updateStrategy").path("method").asText("OnDelete")));
         }
@@ -39,7 +45,7 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean generateS
         if (!hooks.containsKey("sync")) {
             throw new IllegalArgumentException("spec.hooks.sync is required");
         }
-        return new ControllerSpec(manifest.path("metadata").path("name").asText(), (ObjectNode) manifest,
+        return new ControllerSpec(manifest.path("metadata").path("name").asText(), (ObjectNode) manifest, decorator,
                 spec.path("generateSelector").asBoolean(false), List.copyOf(children), Map.copyOf(hooks));
     }
 
@@ -48,7 +54,7 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean generateS
     }
 
     public String finalizer() {
-        return "metacontroller.io/compositecontroller-" + name;
+        return "metacontroller.io/" + (decorator ? "decoratorcontroller-" : "compositecontroller-") + name;
     }
 
     public String updateMethod(String apiVersion, String resource) {

@@ -1,0 +1,113 @@
+package dev.metahook.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Metacontroller's management of children (or attachments) after a successful answer: create what is
+ * missing with the last-applied annotation and a controller reference, update what differs as the
+ * child type's update strategy says, delete what the answer left out. Children being deleted are
+ * never touched.
+ */
+final class Apply {
+    static final String LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
+    private static final List<String> SYSTEM_METADATA = List.of("selfLink", "uid", "resourceVersion", "generation",
+            "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields");
+
+    private final ObjectStore store;
+    private final ControllerSpec spec;
+
+    Apply(ObjectStore store, ControllerSpec spec) {
+        this.store = store;
+        this.spec = spec;
+    }
+
+    void manage(ObjectNode owner, List<ObjectNode> observed, List<ObjectNode> desired) {
+        Map<ObjectRef, ObjectNode> existing = new TreeMap<>();
+        observed.forEach(child -> existing.put(ObjectRef.of(child), child));
+        Map<ObjectRef, ObjectNode> wanted = new TreeMap<>();
+        desired.forEach(child -> wanted.put(ObjectRef.of(child), child));
+        wanted.forEach((ref, child) -> {
+            ObjectNode current = existing.get(ref);
+            if (current == null) {
+                create(owner, ref, child);
+            } else if (!current.path("metadata").hasNonNull("deletionTimestamp")) {
+                update(current, child);
+            }
+        });
+        existing.forEach((ref, child) -> {
+            if (!wanted.containsKey(ref) && !child.path("metadata").hasNonNull("deletionTimestamp")) {
+                store.delete(ref);
+            }
+        });
+    }
+
+    /**
+     * The object Metacontroller would write over an observed child for this desired one: the three-way
+     * merge with the new last-applied annotation, status and system metadata as observed.
+     */
+    static ObjectNode merged(ObjectNode observed, ObjectNode desired) {
+        ObjectNode withAnnotation = desired.deepCopy();
+        withAnnotation.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
+        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed, lastApplied(observed), withAnnotation);
+        ObjectNode metadata = merged.with("metadata");
+        for (String field : SYSTEM_METADATA) {
+            revert(observed.path("metadata"), metadata, field);
+        }
+        revert(observed, merged, "status");
+        return merged;
+    }
+
+    private void create(ObjectNode owner, ObjectRef ref, ObjectNode desired) {
+        if (store.get(ref).isPresent()) {
+            return;
+        }
+        ObjectNode child = desired.deepCopy();
+        child.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
+        JsonNode ownerMetadata = owner.path("metadata");
+        child.with("metadata").withArray("ownerReferences").addObject()
+                .put("apiVersion", owner.path("apiVersion").asText()).put("kind", owner.path("kind").asText())
+                .put("name", ownerMetadata.path("name").asText()).put("uid", ownerMetadata.path("uid").asText())
+                .put("controller", true).put("blockOwnerDeletion", true);
+        store.create(child);
+    }
+
+    private void update(ObjectNode observed, ObjectNode desired) {
+        ObjectNode merged = merged(observed, desired);
+        if (merged.equals(observed)) {
+            return;
+        }
+        String resource = ResourceKinds.resourceOf(observed.path("kind").asText());
+        switch (spec.updateMethod(observed.path("apiVersion").asText(), resource)) {
+            case "Recreate", "RollingRecreate" -> store.delete(ObjectRef.of(observed));
+            case "InPlace", "RollingInPlace" -> store.update(merged);
+            default -> { }
+        }
+    }
+
+    private static JsonNode lastApplied(ObjectNode observed) {
+        JsonNode text = observed.path("metadata").path("annotations").path(LAST_APPLIED);
+        if (!text.isTextual()) {
+            return Json.object();
+        }
+        try {
+            return Json.parse(text.textValue().getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            return Json.object();
+        }
+    }
+
+    private static void revert(JsonNode from, ObjectNode to, String field) {
+        if (from.has(field)) {
+            to.set(field, from.get(field).deepCopy());
+        } else {
+            to.remove(field);
+        }
+    }
+}
