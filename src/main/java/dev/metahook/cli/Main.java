@@ -66,7 +66,11 @@ public final class Main {
         Clock clock = Clock.systemUTC();
         Controllers controllers = BuiltInControllers.all(clock, databaseKey);
         HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "metahook-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("shutting down: not ready any more, letting calls in flight finish");
+            server.shutdown();
+            LOG.info("stopped");
+        }, "metahook-shutdown"));
         LOG.info("metahook serving {} on {}:{} (ready in {} ms)", controllers.names(), config.host(), server.port(),
                 (System.nanoTime() - started) / 1_000_000);
     }

@@ -44,7 +44,7 @@ final class CompositeHooks {
         ObjectNode status = result.status().map(Encoding::status).orElseGet(Json::object);
         CompositeResponse response = new CompositeResponse(status, children, Encoding.seconds(result.resyncAfter()),
                 finalizing ? finalized : null);
-        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome, children.size());
     }
 
     /** What the controller answered, and whether that was a finalize saying done. */

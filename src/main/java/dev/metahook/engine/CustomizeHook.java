@@ -44,7 +44,7 @@ final class CustomizeHook {
         List<ObjectNode> trees = rules.stream().map(CustomizeHook::tree).toList();
         CustomizeResponse response = new CustomizeResponse(trees);
         check(response, request);
-        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), "customized");
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), "customized", trees.size());
     }
 
     private static ObjectNode tree(RelatedRule rule) {

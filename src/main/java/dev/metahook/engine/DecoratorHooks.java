@@ -52,6 +52,6 @@ final class DecoratorHooks {
         ObjectNode status = result.status().map(Encoding::status).orElse(null);
         DecoratorResponse response = new DecoratorResponse(result.labels(), result.annotations(), status, attachments,
                 Encoding.seconds(result.attachments().resyncAfter()), finalizing ? result.isFinalized() : null);
-        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome, attachments.size());
     }
 }

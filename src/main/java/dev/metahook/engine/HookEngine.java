@@ -57,7 +57,21 @@ public final class HookEngine {
         } catch (MalformedRequestException e) {
             return badRequest(e);
         }
-        return dispatch(registration, hook, request);
+        return dispatch(registration, hook, request).about(facts(request));
+    }
+
+    /** What the request is about, read leniently: it may be malformed. */
+    private static HookAnswer.Facts facts(JsonNode request) {
+        JsonNode parent = request.has("object") ? request.path("object") : request.path("parent");
+        JsonNode metadata = parent.path("metadata");
+        String namespace = metadata.path("namespace").asText("");
+        String name = metadata.path("name").asText("");
+        int observed = 0;
+        for (JsonNode group : request.has("object") ? request.path("attachments") : request.path("children")) {
+            observed += group.size();
+        }
+        return new HookAnswer.Facts(name.isEmpty() ? "" : (namespace.isEmpty() ? "" : namespace + "/") + name,
+                metadata.path("generation").canConvertToLong() ? metadata.path("generation").asLong() : -1, observed, 0);
     }
 
     private HookAnswer dispatch(Registration registration, Hook hook, JsonNode request) {

@@ -8,97 +8,171 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hook service: {@code POST /<controller>/<hook>} for every registered controller, plus
- * {@code GET /healthz} and {@code /readyz}. Every answer is either the engine's or a problem+json
- * naming what was wrong with the call itself (size, method, path).
+ * {@code GET /healthz}, {@code /readyz} and {@code /metrics}. Every answer is either the engine's or
+ * a problem+json naming what was wrong with the call itself (credentials, size, method, path).
  */
 public final class HookServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
     private static final String HOOK_PATH = "/{controller}/{hook}";
     private static final List<HandlerType> OTHER_METHODS =
             List.of(HandlerType.GET, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE, HandlerType.HEAD);
 
-    private final Javalin app;
+    private final ServerConfig config;
+    private final HookEngine engine;
+    private final HookMetrics metrics;
+    private final Authenticator authenticator;
     private final AtomicBoolean ready = new AtomicBoolean(false);
+    private Javalin app;
 
-    private HookServer(Javalin app) {
-        this.app = app;
+    private HookServer(ServerConfig config, HookEngine engine) {
+        this.config = config;
+        this.engine = engine;
+        this.metrics = new HookMetrics(engine.controllers().names());
+        this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
     }
 
-    /** Starts listening; returns once the server accepts connections. */
+    /** Starts listening; returns once the server accepts connections and reports ready. */
     public static HookServer start(ServerConfig config, HookEngine engine) {
-        HookServer[] self = new HookServer[1];
-        Javalin app = Javalin.create(javalin -> {
-            javalin.startup.showJavalinBanner = false;
-            javalin.startup.showOldJavalinVersionWarning = false;
-            javalin.http.compressionStrategy = CompressionStrategy.NONE;
-            javalin.http.maxRequestSize = config.maxBodySize();
-            javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
-            javalin.jetty.addConnector((server, http) -> {
-                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
-                connector.setHost(config.host());
-                connector.setPort(config.port());
-                connector.setIdleTimeout(config.idleTimeout().toMillis());
-                return connector;
-            });
-            javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
-            javalin.routes.get("/readyz", ctx -> readiness(ctx, self[0]));
-            javalin.routes.post(HOOK_PATH, ctx -> hook(ctx, engine, config.maxBodySize()));
-            for (HandlerType method : OTHER_METHODS) {
-                javalin.routes.addHttpHandler(method, HOOK_PATH, HookServer::methodNotAllowed);
-            }
-            javalin.routes.error(404, HookServer::notFound);
-        });
-        self[0] = new HookServer(app);
-        app.start();
-        self[0].ready.set(true);
-        return self[0];
+        HookServer server = new HookServer(config, engine);
+        server.app = Javalin.create(server::configure);
+        server.app.start();
+        server.ready.set(true);
+        return server;
     }
 
     public int port() {
         return app.port();
     }
 
-    /** Whether {@code /readyz} answers 200; false while the server shuts down. */
-    public void setReady(boolean ready) {
-        this.ready.set(ready);
+    /**
+     * Stops gracefully: readiness turns false at once, calls in flight get up to the shutdown timeout
+     * to finish, then the listener closes.
+     */
+    public void shutdown() {
+        ready.set(false);
+        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+        while (metrics.inFlight() > 0 && System.nanoTime() < deadline) {
+            sleep(Duration.ofMillis(20));
+        }
+        if (metrics.inFlight() > 0) {
+            LOG.warn("stopping with {} hook calls still in flight after {}", metrics.inFlight(), config.shutdownTimeout());
+        }
+        app.stop();
     }
 
     @Override
     public void close() {
-        ready.set(false);
-        app.stop();
+        shutdown();
     }
 
-    private static void hook(Context ctx, HookEngine engine, long limit) throws IOException {
-        long declared = ctx.req().getContentLengthLong();
-        byte[] body = BodyReader.read(ctx.req().getInputStream(), declared, limit);
-        if (body == null) {
-            problem(ctx, Problem.of("body-too-large", "Request body too large", 413,
-                    "the request body is larger than the limit of " + limit + " bytes (MAX_BODY_SIZE)"));
-            ctx.header("Connection", "close");
-            return;
+    private void configure(io.javalin.config.JavalinConfig javalin) {
+        javalin.startup.showJavalinBanner = false;
+        javalin.startup.showOldJavalinVersionWarning = false;
+        javalin.http.compressionStrategy = CompressionStrategy.NONE;
+        javalin.http.maxRequestSize = config.maxBodySize();
+        javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+        javalin.jetty.addConnector(this::connector);
+        javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
+        javalin.routes.get("/readyz", this::readiness);
+        javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+        javalin.routes.post(HOOK_PATH, this::hook);
+        for (HandlerType method : OTHER_METHODS) {
+            javalin.routes.addHttpHandler(method, HOOK_PATH, HookServer::methodNotAllowed);
         }
-        HookAnswer answer = engine.handle(ctx.pathParam("controller"), ctx.pathParam("hook"), body);
+        javalin.routes.error(404, HookServer::notFound);
+        javalin.routes.exception(Exception.class, (e, ctx) -> {
+            LOG.warn("{} {} failed: {}", ctx.method(), ctx.path(), e.toString());
+            problem(ctx, Problem.of("server-error", "Server error", 500, "the server failed to answer: " + e.getClass().getSimpleName()));
+        });
+    }
+
+    private ServerConnector connector(Server server, HttpConfiguration http) {
+        ServerConnector connector = config.tls().enabled() ? TlsConnector.create(server, http, config.tls())
+                : new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
+        return connector;
+    }
+
+    private void hook(Context ctx) throws IOException {
+        long started = System.nanoTime();
+        metrics.started();
+        String controller = ctx.pathParam("controller");
+        String hook = ctx.pathParam("hook");
+        HookAnswer answer;
+        byte[] body = new byte[0];
+        try {
+            if (!authenticator.allows(ctx.header("Authorization"))) {
+                answer = rejected(ctx);
+            } else {
+                body = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), config.maxBodySize());
+                answer = body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
+            }
+            int status = write(ctx, answer);
+            observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
+        } catch (IOException | RuntimeException e) {
+            observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+            throw e;
+        }
+    }
+
+    /** Logs and counts a call; neither may ever change an answer that is already written. */
+    private void observe(String controller, String hook, HookAnswer answer, int status, Duration took, byte[] body) {
+        try {
+            CallLog.log(controller, hook, answer, status, took, body);
+        } catch (RuntimeException e) {
+            LOG.warn("could not log a hook call: {}", e.toString());
+        }
+        try {
+            metrics.finished(controller, hook, answer, status, took);
+        } catch (RuntimeException e) {
+            LOG.warn("could not record a hook call: {}", e.toString());
+        }
+    }
+
+    /** Writes the answer, with an ETag on every 200 and a 304 when the caller already has it; returns the status sent. */
+    private static int write(Context ctx, HookAnswer answer) {
         answer.headers().forEach(ctx::header);
         if (answer.status() == 200) {
             String etag = ETags.of(answer.body());
             ctx.header("ETag", etag);
             if (etag.equals(ctx.header("If-None-Match"))) {
                 ctx.status(304);
-                return;
+                return 304;
             }
         }
         ctx.status(answer.status()).contentType(answer.contentType()).result(answer.body());
+        return answer.status();
     }
 
-    private static void readiness(Context ctx, HookServer server) {
-        boolean isReady = server != null && server.ready.get();
+    private HookAnswer rejected(Context ctx) {
+        ctx.header("WWW-Authenticate", authenticator.challenge());
+        return HookAnswer.problem(Problem.of("unauthorized", "Unauthorized", 401,
+                "hook calls need the credentials this service is configured with (Authorization header)"));
+    }
+
+    private HookAnswer tooLarge(Context ctx) {
+        ctx.header("Connection", "close");
+        return HookAnswer.problem(Problem.of("body-too-large", "Request body too large", 413,
+                "the request body is larger than the limit of " + config.maxBodySize() + " bytes (MAX_BODY_SIZE)"));
+    }
+
+    private void readiness(Context ctx) {
+        boolean isReady = ready.get();
         ctx.status(isReady ? 200 : 503).contentType("text/plain").result(isReady ? "ready\n" : "not ready\n");
     }
 
@@ -118,5 +192,13 @@ public final class HookServer implements AutoCloseable {
 
     private static void problem(Context ctx, Problem problem) {
         ctx.status(problem.status()).contentType(Problem.MEDIA_TYPE).result(problem.toBytes());
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

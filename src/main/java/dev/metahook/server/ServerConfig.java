@@ -1,5 +1,6 @@
 package dev.metahook.server;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -9,13 +10,35 @@ import java.util.Map;
  * container behind a ClusterIP Service; a value that cannot be read stops start-up with a message
  * naming the variable.
  *
- * @param host        bind address ({@code HOST}, default {@code 0.0.0.0})
- * @param port        port ({@code PORT}, default 8080; 0 picks a free one)
- * @param maxBodySize largest request body accepted ({@code MAX_BODY_SIZE}, default 16Mi)
- * @param idleTimeout keep-alive idle timeout ({@code IDLE_TIMEOUT_SECONDS}, default 120, above Go's 90 s)
+ * @param host            bind address ({@code HOST}, default {@code 0.0.0.0})
+ * @param port            port ({@code PORT}, default 8080; 0 picks a free one)
+ * @param maxBodySize     largest request body accepted ({@code MAX_BODY_SIZE}, default 16Mi)
+ * @param idleTimeout     keep-alive idle timeout ({@code IDLE_TIMEOUT_SECONDS}, default 120, above Go's 90 s)
+ * @param shutdownTimeout how long in-flight calls may finish after SIGTERM ({@code SHUTDOWN_TIMEOUT_SECONDS}, default 20)
+ * @param auth            credentials hook calls must carry; none by default
+ * @param tls             certificate and key to serve HTTPS with, and the CA client certificates must chain to
  */
-public record ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout) {
+public record ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout, Duration shutdownTimeout,
+                           Auth auth, Tls tls) {
     public static final long DEFAULT_MAX_BODY_SIZE = 16L * 1024 * 1024;
+
+    /** Files holding accepted credentials: bearer tokens (one per line), or a basic-auth user name and passwords. */
+    public record Auth(Path bearerTokenFile, Path basicUsernameFile, Path basicPasswordFile) {
+        public static final Auth NONE = new Auth(null, null, null);
+
+        public boolean enabled() {
+            return bearerTokenFile != null || basicUsernameFile != null;
+        }
+    }
+
+    /** PEM files: the server's certificate chain and key, and optionally the CA bundle client certificates must chain to. */
+    public record Tls(Path certFile, Path keyFile, Path clientCaFile) {
+        public static final Tls NONE = new Tls(null, null, null);
+
+        public boolean enabled() {
+            return certFile != null;
+        }
+    }
 
     public ServerConfig {
         if (port < 0 || port > 65535) {
@@ -27,10 +50,23 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("IDLE_TIMEOUT_SECONDS must be positive, got " + idleTimeout.getSeconds());
         }
+        if (shutdownTimeout.isNegative()) {
+            throw new IllegalArgumentException("SHUTDOWN_TIMEOUT_SECONDS must not be negative, got " + shutdownTimeout.getSeconds());
+        }
+        if ((auth.basicUsernameFile() == null) != (auth.basicPasswordFile() == null)) {
+            throw new IllegalArgumentException("AUTH_BASIC_USERNAME_FILE and AUTH_BASIC_PASSWORD_FILE go together");
+        }
+        if ((tls.certFile() == null) != (tls.keyFile() == null)) {
+            throw new IllegalArgumentException("TLS_CERT_FILE and TLS_KEY_FILE go together");
+        }
+        if (tls.clientCaFile() != null && tls.certFile() == null) {
+            throw new IllegalArgumentException("TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE");
+        }
     }
 
     public static ServerConfig defaults() {
-        return new ServerConfig("0.0.0.0", 8080, DEFAULT_MAX_BODY_SIZE, Duration.ofSeconds(120));
+        return new ServerConfig("0.0.0.0", 8080, DEFAULT_MAX_BODY_SIZE, Duration.ofSeconds(120), Duration.ofSeconds(20),
+                Auth.NONE, Tls.NONE);
     }
 
     public static ServerConfig fromEnvironment(Map<String, String> env) {
@@ -39,19 +75,35 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
                 env.getOrDefault("HOST", defaults.host()),
                 integer(env, "PORT", defaults.port()),
                 size(env, "MAX_BODY_SIZE", defaults.maxBodySize()),
-                Duration.ofSeconds(integer(env, "IDLE_TIMEOUT_SECONDS", (int) defaults.idleTimeout().getSeconds())));
+                Duration.ofSeconds(integer(env, "IDLE_TIMEOUT_SECONDS", (int) defaults.idleTimeout().getSeconds())),
+                Duration.ofSeconds(integer(env, "SHUTDOWN_TIMEOUT_SECONDS", (int) defaults.shutdownTimeout().getSeconds())),
+                new Auth(path(env, "AUTH_BEARER_TOKEN_FILE"), path(env, "AUTH_BASIC_USERNAME_FILE"), path(env, "AUTH_BASIC_PASSWORD_FILE")),
+                new Tls(path(env, "TLS_CERT_FILE"), path(env, "TLS_KEY_FILE"), path(env, "TLS_CLIENT_CA_FILE")));
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
     }
 
     public ServerConfig withHost(String host) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
     }
 
     public ServerConfig withMaxBodySize(long maxBodySize) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+    }
+
+    public ServerConfig withAuth(Auth auth) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+    }
+
+    public ServerConfig withTls(Tls tls) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+    }
+
+    private static Path path(Map<String, String> env, String name) {
+        String text = env.get(name);
+        return text == null || text.isBlank() ? null : Path.of(text.trim());
     }
 
     private static int integer(Map<String, String> env, String name, int fallback) {

@@ -3,6 +3,7 @@ package dev.metahook.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,14 +13,19 @@ class ServerConfigTest {
     @Test
     void defaultsSuitAContainer() {
         ServerConfig config = ServerConfig.fromEnvironment(Map.of());
-        assertEquals(new ServerConfig("0.0.0.0", 8080, 16L << 20, Duration.ofSeconds(120)), config);
+        assertEquals(new ServerConfig("0.0.0.0", 8080, 16L << 20, Duration.ofSeconds(120), Duration.ofSeconds(20),
+                ServerConfig.Auth.NONE, ServerConfig.Tls.NONE), config);
     }
 
     @Test
     void readsEveryVariable() {
-        ServerConfig config = ServerConfig.fromEnvironment(Map.of("HOST", "127.0.0.1", "PORT", "9443",
-                "MAX_BODY_SIZE", "32Mi", "IDLE_TIMEOUT_SECONDS", "300"));
-        assertEquals(new ServerConfig("127.0.0.1", 9443, 32L << 20, Duration.ofSeconds(300)), config);
+        ServerConfig config = ServerConfig.fromEnvironment(Map.ofEntries(Map.entry("HOST", "127.0.0.1"), Map.entry("PORT", "9443"),
+                Map.entry("MAX_BODY_SIZE", "32Mi"), Map.entry("IDLE_TIMEOUT_SECONDS", "300"), Map.entry("SHUTDOWN_TIMEOUT_SECONDS", "5"),
+                Map.entry("AUTH_BEARER_TOKEN_FILE", "/var/run/token"), Map.entry("TLS_CERT_FILE", "/tls/tls.crt"),
+                Map.entry("TLS_KEY_FILE", "/tls/tls.key"), Map.entry("TLS_CLIENT_CA_FILE", "/tls/ca.crt")));
+        assertEquals(new ServerConfig("127.0.0.1", 9443, 32L << 20, Duration.ofSeconds(300), Duration.ofSeconds(5),
+                new ServerConfig.Auth(Path.of("/var/run/token"), null, null),
+                new ServerConfig.Tls(Path.of("/tls/tls.crt"), Path.of("/tls/tls.key"), Path.of("/tls/ca.crt"))), config);
         assertEquals(1000, ServerConfig.fromEnvironment(Map.of("MAX_BODY_SIZE", "1000")).maxBodySize());
     }
 
@@ -31,5 +37,9 @@ class ServerConfigTest {
                 assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("PORT", "70000"))).getMessage());
         assertEquals("MAX_BODY_SIZE must be a size in bytes, such as 16777216 or 16Mi, got '16MB'",
                 assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("MAX_BODY_SIZE", "16MB"))).getMessage());
+        assertEquals("TLS_CERT_FILE and TLS_KEY_FILE go together",
+                assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("TLS_CERT_FILE", "/a"))).getMessage());
+        assertEquals("AUTH_BASIC_USERNAME_FILE and AUTH_BASIC_PASSWORD_FILE go together", assertThrows(IllegalArgumentException.class,
+                () -> ServerConfig.fromEnvironment(Map.of("AUTH_BASIC_USERNAME_FILE", "/a"))).getMessage());
     }
 }

@@ -1,0 +1,40 @@
+package dev.metahook.server;
+
+import dev.metahook.engine.HookAnswer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One structured line per hook call: controller, hook, parent, generation, outcome, status code,
+ * duration and children counts, as key-value pairs (JSON fields in the container). Bodies only at
+ * debug level; credentials never, since they live in headers this never reads.
+ */
+final class CallLog {
+    private static final Logger LOG = LoggerFactory.getLogger("metahook.calls");
+
+    private CallLog() {
+    }
+
+    static void log(String controller, String hook, HookAnswer answer, int status, Duration took, byte[] request) {
+        HookAnswer.Facts facts = answer.facts();
+        var line = (status >= 500 ? LOG.atWarn() : LOG.atInfo())
+                .addKeyValue("controller", controller)
+                .addKeyValue("hook", hook)
+                .addKeyValue("parent", facts.parent())
+                .addKeyValue("generation", facts.generation())
+                .addKeyValue("outcome", answer.outcome())
+                .addKeyValue("status", status)
+                .addKeyValue("durationMs", took.toNanos() / 1_000_000.0)
+                .addKeyValue("observed", facts.observed())
+                .addKeyValue("desired", facts.desired());
+        line.log("hook call");
+        if (LOG.isDebugEnabled()) {
+            LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook)
+                    .addKeyValue("request", new String(request, StandardCharsets.UTF_8))
+                    .addKeyValue("response", new String(answer.body(), StandardCharsets.UTF_8))
+                    .log("hook call bodies");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.metahook.server;
+
+import dev.metahook.engine.HookAnswer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The service's Prometheus metrics: hook calls by controller, hook, outcome and status code with a
+ * latency histogram up to Metacontroller's 10 s timeout; calls in flight; children per answer; guard
+ * refusals; 304s; JVM and process. Labels come from bounded sets only, never from a parent.
+ */
+final class HookMetrics {
+    private static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+    private static final double[] CHILDREN_BUCKETS = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000};
+    private static final Set<String> HOOKS = Set.of("sync", "finalize", "customize");
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Set<String> controllers;
+
+    HookMetrics(Set<String> controllers) {
+        this.controllers = Set.copyOf(controllers);
+        Gauge.builder("metahook.hook.in.flight", inFlight, AtomicInteger::get)
+                .description("Hook calls being answered").register(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+    }
+
+    void started() {
+        inFlight.incrementAndGet();
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Records one finished call; {@code status} is what went on the wire (304 included). */
+    void finished(String controller, String hook, HookAnswer answer, int status, Duration took) {
+        inFlight.decrementAndGet();
+        String controllerTag = controllers.contains(controller) ? controller : "unknown";
+        String hookTag = HOOKS.contains(hook) ? hook : "unknown";
+        Timer.builder("metahook.hook.requests").description("Hook calls and how long they took")
+                .tags("controller", controllerTag, "hook", hookTag, "outcome", answer.outcome(), "code", Integer.toString(status))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry).record(took);
+        children("observed", controllerTag, hookTag).record(answer.facts().observed());
+        if (answer.status() == 200) {
+            children("desired", controllerTag, hookTag).record(answer.facts().desired());
+        }
+        if ("response-refused".equals(answer.outcome())) {
+            Counter.builder("metahook.hook.refused").description("Answers the guards refused to send")
+                    .tags("controller", controllerTag, "hook", hookTag).register(registry).increment();
+        }
+        if (status == 304) {
+            Counter.builder("metahook.hook.not.modified").description("Answers replaced by 304 Not Modified")
+                    .tags("controller", controllerTag, "hook", hookTag).register(registry).increment();
+        }
+    }
+
+    /** The Prometheus text exposition. */
+    String scrape() {
+        return registry.scrape();
+    }
+
+    private DistributionSummary children(String kind, String controller, String hook) {
+        return DistributionSummary.builder("metahook.hook.children").description("Children per call, observed and desired")
+                .tags("controller", controller, "hook", hook, "kind", kind).serviceLevelObjectives(CHILDREN_BUCKETS)
+                .register(registry);
+    }
+}
