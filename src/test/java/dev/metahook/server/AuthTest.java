@@ -1,0 +1,79 @@
+package dev.metahook.server;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.TestServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Hook calls need the configured credentials; health stays open; a rotated token works without a restart. */
+class AuthTest {
+    private static final byte[] REQUEST = Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false));
+
+    @TempDir
+    Path dir;
+
+    private TestServer server(ServerConfig.Auth auth) {
+        return TestServer.start(TestServer.widgets(), ServerConfig.defaults().withAuth(auth));
+    }
+
+    @Test
+    void refusesMissingOrWrongBearerTokensAndAcceptsTheRightOne() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+        try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
+            given().port(server.port()).body(REQUEST).post("/widget/sync").then()
+                    .statusCode(401).header("WWW-Authenticate", "Bearer realm=\"metahook\"").contentType("application/problem+json");
+            given().port(server.port()).header("Authorization", "Bearer wrong").body(REQUEST).post("/widget/sync").then().statusCode(401);
+            given().port(server.port()).header("Authorization", "Basic czNjcmV0LXRva2Vu").body(REQUEST).post("/widget/sync").then().statusCode(401);
+            given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            given().port(server.port()).get("/healthz").then().statusCode(200);
+            given().port(server.port()).get("/readyz").then().statusCode(200);
+            given().port(server.port()).get("/metrics").then().statusCode(200);
+        }
+    }
+
+    @Test
+    void acceptsARotatedTokenWithoutARestartAndBothDuringTheRotation() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "old-token\n");
+        try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
+            given().port(server.port()).header("Authorization", "Bearer old-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            Files.writeString(token, "old-token\nnew-token\n");
+            Files.setLastModifiedTime(token, FileTime.from(Instant.now().plusSeconds(5)));
+            Thread.sleep(1100);
+            given().port(server.port()).header("Authorization", "Bearer new-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            given().port(server.port()).header("Authorization", "Bearer old-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            Files.writeString(token, "new-token\n");
+            Files.setLastModifiedTime(token, FileTime.from(Instant.now().plusSeconds(10)));
+            Thread.sleep(1100);
+            given().port(server.port()).header("Authorization", "Bearer old-token").body(REQUEST).post("/widget/sync").then().statusCode(401);
+            given().port(server.port()).header("Authorization", "Bearer new-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+        }
+    }
+
+    @Test
+    void checksBasicAuth() throws Exception {
+        Path user = Files.writeString(dir.resolve("username"), "metacontroller");
+        Path password = Files.writeString(dir.resolve("password"), "p4ss:word");
+        try (TestServer server = server(new ServerConfig.Auth(null, user, password))) {
+            given().port(server.port()).header("Authorization", basic("metacontroller", "p4ss:word")).body(REQUEST)
+                    .post("/widget/sync").then().statusCode(200).body("children[0].metadata.name", equalTo("hello"));
+            given().port(server.port()).header("Authorization", basic("metacontroller", "wrong")).body(REQUEST)
+                    .post("/widget/sync").then().statusCode(401).header("WWW-Authenticate", "Basic realm=\"metahook\"");
+            given().port(server.port()).header("Authorization", basic("someone", "p4ss:word")).body(REQUEST).post("/widget/sync").then().statusCode(401);
+            given().port(server.port()).header("Authorization", "Basic !!!").body(REQUEST).post("/widget/sync").then().statusCode(401);
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+}
