@@ -1,0 +1,77 @@
+package dev.metahook.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.TestServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
+import nl.altindag.ssl.pem.util.PemUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** HTTPS from PEM files, a client certificate when a CA bundle is configured, and credentials on top. */
+class TlsTest {
+    private static final byte[] REQUEST = Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false));
+
+    @TempDir
+    Path dir;
+
+    private static HttpClient client(Certificates certificates, boolean withClientCertificate) throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        X509ExtendedKeyManager[] keys = withClientCertificate
+                ? new X509ExtendedKeyManager[] {PemUtils.loadIdentityMaterial(certificates.clientCert, certificates.clientKey)} : null;
+        context.init(keys, new TrustManager[] {PemUtils.loadTrustMaterial(certificates.caCert)}, null);
+        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    private static HttpResponse<String> post(HttpClient client, TestServer server, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + "/widget/sync"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(REQUEST));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesHooksOverTls() throws Exception {
+        Certificates certificates = new Certificates(dir);
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
+            assertEquals(200, post(client(certificates, false), server, null).statusCode());
+        }
+    }
+
+    @Test
+    void requiresAClientCertificateSignedByTheConfiguredCa() throws Exception {
+        Certificates certificates = new Certificates(dir);
+        Path token = Files.writeString(dir.resolve("token"), "s3cret");
+        ServerConfig config = ServerConfig.defaults()
+                .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, certificates.caCert))
+                .withAuth(new ServerConfig.Auth(token, null, null));
+        try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
+            assertEquals(200, post(client(certificates, true), server, "Bearer s3cret").statusCode());
+            assertEquals(401, post(client(certificates, true), server, "Bearer wrong").statusCode());
+            assertThrows(IOException.class, () -> post(client(certificates, false), server, "Bearer s3cret"));
+        }
+    }
+
+    @Test
+    void saysWhichFilesCannotBeUsed() throws Exception {
+        Path garbage = Files.writeString(dir.resolve("tls.crt"), "not a certificate");
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(garbage, garbage, null));
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> TestServer.start(TestServer.widgets(), config));
+        assertEquals(true, error.getMessage().startsWith("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used"), error.getMessage());
+    }
+}
