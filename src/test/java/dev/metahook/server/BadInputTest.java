@@ -63,7 +63,7 @@ class BadInputTest {
             "no children | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}}} | /children: required field is missing",
             "bad group key | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}},\"children\":{\"ConfigMap\":{}}} | not a group key",
             "finalizing a string | {\"controller\":{},\"parent\":{\"apiVersion\":\"test.metahook.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"}},\"children\":{},\"finalizing\":\"yes\"} | /finalizing: expected a boolean",
-            "duplicate key | {\"parent\":{},\"parent\":{}} | Duplicate field",
+            "duplicate key, the last one wins | {\"controller\":{},\"parent\":{\"kind\":\"Widget\"},\"parent\":{}} | /parent/kind: required field is missing",
             "decorator body on composite hook | {\"controller\":{},\"object\":{},\"attachments\":{}} | this is a DecoratorController request",
     })
     void refusesMalformedRequests(String what, String body, String detail) {
