@@ -23,8 +23,7 @@ final class CompositeHooks {
         this.clock = clock;
     }
 
-    HookAnswer call(CompositeRegistration registration, Hook hook, JsonNode body) {
-        CompositeRequest request = CompositeRequest.read(body);
+    HookAnswer call(CompositeRegistration registration, Hook hook, CompositeRequest request) {
         boolean finalizing = request.finalizing();
         checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.parent(), registration.parentType(), request.controller(), "parent");

@@ -23,8 +23,7 @@ import java.util.List;
  */
 final class CustomizeHook {
 
-    HookAnswer call(Registration registration, JsonNode body) {
-        CustomizeRequest request = CustomizeRequest.read(body);
+    HookAnswer call(Registration registration, CustomizeRequest request) {
         String field = "parent";
         JsonNode controller = registration instanceof CompositeRegistration ? request.controller() : Json.object();
         TypedObjects.checkKind(request.parent(), registration.parentType(), controller, field);

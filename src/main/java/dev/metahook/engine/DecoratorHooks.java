@@ -24,8 +24,7 @@ final class DecoratorHooks {
         this.clock = clock;
     }
 
-    HookAnswer call(DecoratorRegistration registration, Hook hook, JsonNode body) {
-        DecoratorRequest request = DecoratorRequest.read(body);
+    HookAnswer call(DecoratorRegistration registration, Hook hook, DecoratorRequest request) {
         boolean finalizing = request.finalizing();
         CompositeHooks.checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.object(), registration.parentType(), Json.object(), "object");

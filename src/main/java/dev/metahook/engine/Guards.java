@@ -7,6 +7,7 @@ import dev.metahook.api.SyncResult;
 import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.LabelSelectors;
 import dev.metahook.wire.ObjectMap;
+import dev.metahook.wire.ObservedObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -143,8 +144,8 @@ final class Guards {
     private void omitted(Set<ChildId> desiredIds, SyncResult result, List<String> violations) {
         Set<ChildId> deletions = new HashSet<>();
         result.deletions().forEach(id -> deletions.add(id.inNamespace(parentNamespace)));
-        for (ObjectNode child : observed.all()) {
-            ChildId id = DesiredChildren.id(child, parentNamespace);
+        for (ObservedObject child : observed.entries()) {
+            ChildId id = new ChildId(child.group().apiVersion(), child.group().kind(), child.namespaceOr(parentNamespace), child.name());
             boolean desired = desiredIds.contains(id);
             if (desired && deletions.contains(id)) {
                 violations.add("observed child " + id + ": is both in the response and marked for deletion");

@@ -5,6 +5,9 @@ import dev.metahook.api.TransientException;
 import dev.metahook.engine.Controllers.CompositeRegistration;
 import dev.metahook.engine.Controllers.DecoratorRegistration;
 import dev.metahook.engine.Controllers.Registration;
+import dev.metahook.wire.CompositeRequest;
+import dev.metahook.wire.CustomizeRequest;
+import dev.metahook.wire.DecoratorRequest;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
 import java.time.Clock;
@@ -51,53 +54,72 @@ public final class HookEngine {
             return HookAnswer.problem(Problem.of("unknown-hook", "Unknown hook", 404,
                     "controller " + controllerName + " has no hook '" + hookName + "'; it has " + paths(registration)));
         }
-        JsonNode request;
+        Decoded request;
         try {
-            request = Json.parse(body);
+            request = decode(registration, hook, body);
         } catch (MalformedRequestException e) {
             return badRequest(e);
         }
-        return dispatch(registration, hook, request).about(facts(request));
+        return dispatch(registration, hook, request).about(request.facts());
     }
 
-    /** What the request is about, read leniently: it may be malformed. */
-    private static HookAnswer.Facts facts(JsonNode request) {
-        JsonNode parent = request.has("object") ? request.path("object") : request.path("parent");
-        JsonNode metadata = parent.path("metadata");
-        String namespace = metadata.path("namespace").asText("");
-        String name = metadata.path("name").asText("");
-        int observed = 0;
-        for (JsonNode group : request.has("object") ? request.path("attachments") : request.path("children")) {
-            observed += group.size();
+    /** A request read for its hook (one of the three is set), and what it is about. */
+    private record Decoded(CompositeRequest composite, DecoratorRequest decorator, CustomizeRequest customize,
+                           HookAnswer.Facts facts) {
+    }
+
+    /** Composite requests stream, so their children stay bytes until used; the others are small. */
+    private static Decoded decode(Registration registration, Hook hook, byte[] body) {
+        if (hook == Hook.CUSTOMIZE) {
+            CustomizeRequest request = CustomizeRequest.read(Json.parse(body));
+            return new Decoded(null, null, request, facts(request.parent(), 0));
         }
-        return new HookAnswer.Facts(name.isEmpty() ? "" : (namespace.isEmpty() ? "" : namespace + "/") + name,
-                metadata.path("generation").canConvertToLong() ? metadata.path("generation").asLong() : -1, observed, 0);
+        if (registration instanceof CompositeRegistration) {
+            CompositeRequest request = CompositeRequest.read(body);
+            return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
+        }
+        DecoratorRequest request = DecoratorRequest.read(Json.parse(body));
+        return new Decoded(null, request, null, facts(request.object(), request.attachments().size()));
     }
 
-    private HookAnswer dispatch(Registration registration, Hook hook, JsonNode request) {
+    private HookAnswer dispatch(Registration registration, Hook hook, Decoded request) {
+        String parent = request.facts().parent();
         try {
-            if (hook == Hook.CUSTOMIZE) {
-                return customize.call(registration, request);
+            if (request.customize() != null) {
+                return customize.call(registration, request.customize());
             }
-            if (registration instanceof CompositeRegistration c) {
-                return composite.call(c, hook, request);
+            if (request.composite() != null) {
+                return composite.call((CompositeRegistration) registration, hook, request.composite());
             }
-            return decorator.call((DecoratorRegistration) registration, hook, request);
+            return decorator.call((DecoratorRegistration) registration, hook, request.decorator());
         } catch (MalformedRequestException e) {
             return badRequest(e);
         } catch (TransientException e) {
             return retryLater(e);
         } catch (GuardViolation e) {
-            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.path(), parentKey(request), e.getMessage());
+            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.path(), parent, e.getMessage());
             return HookAnswer.problem(new Problem("response-refused", "Response refused by guards", 500,
                     "the controller's answer breaks Metacontroller's contract; nothing was sent: "
                             + shorten(e.violations().get(0)), null, e.violations()));
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.error("{} {} for {} failed", registration.name(), hook.path(), parentKey(request), e);
+            LOG.error("{} {} for {} failed", registration.name(), hook.path(), parent, e);
             return HookAnswer.problem(Problem.of("controller-failed", "Controller failed", 500,
-                    "controller " + registration.name() + " failed on " + parentKey(request) + ": "
+                    "controller " + registration.name() + " failed on " + kindOf(request) + parent + ": "
                             + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage()))));
         }
+    }
+
+    private static HookAnswer.Facts facts(JsonNode parent, int observed) {
+        JsonNode metadata = parent.path("metadata");
+        String namespace = metadata.path("namespace").asText("");
+        return new HookAnswer.Facts((namespace.isEmpty() ? "" : namespace + "/") + metadata.path("name").asText(),
+                metadata.path("generation").canConvertToLong() ? metadata.path("generation").asLong() : -1, observed, 0);
+    }
+
+    private static String kindOf(Decoded request) {
+        JsonNode parent = request.composite() != null ? request.composite().parent()
+                : request.decorator() != null ? request.decorator().object() : request.customize().parent();
+        return parent.path("kind").asText("?") + " ";
     }
 
     private static HookAnswer badRequest(MalformedRequestException e) {
@@ -117,13 +139,6 @@ public final class HookEngine {
 
     private static String paths(Registration registration) {
         return registration.hooks().stream().map(Hook::path).toList().toString();
-    }
-
-    private static String parentKey(JsonNode request) {
-        JsonNode parent = request.has("object") ? request.path("object") : request.path("parent");
-        JsonNode metadata = parent.path("metadata");
-        String namespace = metadata.path("namespace").asText("");
-        return parent.path("kind").asText("?") + " " + (namespace.isEmpty() ? "" : namespace + "/") + metadata.path("name").asText("?");
     }
 
     private static String shorten(String text) {

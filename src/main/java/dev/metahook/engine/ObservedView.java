@@ -7,6 +7,7 @@ import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
 import dev.metahook.wire.ObjectMap;
+import dev.metahook.wire.ObservedObject;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -74,11 +75,13 @@ final class ObservedView implements ObservedChildren {
         return children.size();
     }
 
+    /** Looks the child up by the name and namespace its key carries, so only the one found is parsed. */
     private Optional<ObjectNode> find(GroupKey key, String namespace, String name) {
         String wanted = namespace == null ? "" : namespace;
-        return children.group(key).values().stream()
+        return children.entries(key).values().stream()
+                .filter(object -> name.equals(object.name()) && wanted.equals(object.namespaceOr(parentNamespace)))
+                .map(ObservedObject::tree)
                 .filter(object -> name.equals(object.path("metadata").path("name").asText()))
-                .filter(object -> wanted.equals(object.path("metadata").path("namespace").asText(parentNamespace)))
                 .findFirst();
     }
 

@@ -1,6 +1,9 @@
 package dev.metahook.wire;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collections;
 import java.util.Iterator;
@@ -17,9 +20,9 @@ import java.util.TreeMap;
 public final class ObjectMap {
     private static final ObjectMap EMPTY = new ObjectMap(new TreeMap<>());
 
-    private final SortedMap<GroupKey, SortedMap<String, ObjectNode>> groups;
+    private final SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups;
 
-    private ObjectMap(SortedMap<GroupKey, SortedMap<String, ObjectNode>> groups) {
+    private ObjectMap(SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups) {
         this.groups = groups;
     }
 
@@ -39,46 +42,95 @@ public final class ObjectMap {
         if (!node.isObject()) {
             throw new MalformedRequestException(pointer, pointer + ": expected an object map, got " + Shapes.describe(node));
         }
-        SortedMap<GroupKey, SortedMap<String, ObjectNode>> groups = new TreeMap<>();
+        SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups = new TreeMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> group = it.next();
             String groupPointer = pointer + "/" + Shapes.escape(group.getKey());
-            GroupKey key = GroupKey.parse(group.getKey());
-            if (key == null) {
-                throw new MalformedRequestException(groupPointer,
-                        groupPointer + ": not a group key; expected <Kind>.<apiVersion>, e.g. Deployment.apps/v1");
-            }
-            groups.put(key, readGroup(group.getValue(), groupPointer, key));
+            groups.put(groupKey(group.getKey(), groupPointer), readGroup(group.getValue(), groupPointer, groupKey(group.getKey(), groupPointer)));
         }
         return new ObjectMap(groups);
     }
 
-    private static SortedMap<String, ObjectNode> readGroup(JsonNode node, String pointer, GroupKey key) {
+    private static SortedMap<String, ObservedObject> readGroup(JsonNode node, String pointer, GroupKey key) {
         if (node == null || node.isNull()) {
             return Collections.emptySortedMap();
         }
         if (!node.isObject()) {
             throw new MalformedRequestException(pointer, pointer + ": expected an object of objects by key, got " + Shapes.describe(node));
         }
-        SortedMap<String, ObjectNode> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
+        SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             String objectPointer = pointer + "/" + Shapes.escape(entry.getKey());
             ObjectNode object = Shapes.kubernetesObject(entry.getValue(), objectPointer);
-            String kind = object.path("kind").asText();
-            String apiVersion = object.path("apiVersion").asText();
-            if (!kind.equals(key.kind()) || !apiVersion.equals(key.apiVersion())) {
-                throw new MalformedRequestException(objectPointer, objectPointer + ": object is " + kind + "." + apiVersion
-                        + " but sits in group " + key);
-            }
-            objects.put(entry.getKey(), object);
+            checkGroup(object, key, objectPointer);
+            objects.put(entry.getKey(), ObservedObject.of(key, entry.getKey(), object));
         }
         return Collections.unmodifiableSortedMap(objects);
     }
 
+    /**
+     * Reads a map from a request body as it streams by, keeping each object as the bytes it was:
+     * only the envelope (groups, keys, that each object is an object) is checked now, the rest when an
+     * object is used. The parser stands on the map's first token.
+     */
+    static ObjectMap stream(JsonParser parser, byte[] body, String pointer) throws IOException {
+        if (parser.currentToken() == JsonToken.VALUE_NULL) {
+            return EMPTY;
+        }
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            throw new MalformedRequestException(pointer, pointer + ": expected an object map, got " + Shapes.describe(parser.currentToken()));
+        }
+        SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups = new TreeMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String groupPointer = pointer + "/" + Shapes.escape(parser.currentName());
+            GroupKey key = groupKey(parser.currentName(), groupPointer);
+            JsonToken start = parser.nextToken();
+            if (start == JsonToken.VALUE_NULL) {
+                groups.put(key, Collections.emptySortedMap());
+                continue;
+            }
+            if (start != JsonToken.START_OBJECT) {
+                throw new MalformedRequestException(groupPointer, groupPointer + ": expected an object of objects by key, got "
+                        + Shapes.describe(start));
+            }
+            SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String objectKey = parser.currentName();
+                String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
+                JsonToken value = parser.nextToken();
+                if (value != JsonToken.START_OBJECT) {
+                    throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + Shapes.describe(value));
+                }
+                int from = (int) parser.currentTokenLocation().getByteOffset();
+                parser.skipChildren();
+                int to = (int) parser.currentLocation().getByteOffset();
+                objects.put(objectKey, ObservedObject.lazy(key, objectKey, objectPointer, body, from, to - from));
+            }
+            groups.put(key, Collections.unmodifiableSortedMap(objects));
+        }
+        return new ObjectMap(groups);
+    }
+
+    private static GroupKey groupKey(String text, String pointer) {
+        GroupKey key = GroupKey.parse(text);
+        if (key == null) {
+            throw new MalformedRequestException(pointer, pointer + ": not a group key; expected <Kind>.<apiVersion>, e.g. Deployment.apps/v1");
+        }
+        return key;
+    }
+
+    static void checkGroup(ObjectNode object, GroupKey key, String pointer) {
+        String kind = object.path("kind").asText();
+        String apiVersion = object.path("apiVersion").asText();
+        if (!kind.equals(key.kind()) || !apiVersion.equals(key.apiVersion())) {
+            throw new MalformedRequestException(pointer, pointer + ": object is " + kind + "." + apiVersion + " but sits in group " + key);
+        }
+    }
+
     /** Builds a map from objects, keyed as a hook of the given version sees them. */
     public static ObjectMap of(List<ObjectNode> objects, List<GroupKey> declared, HookVersion version, boolean parentNamespaced) {
-        SortedMap<GroupKey, SortedMap<String, ObjectNode>> groups = new TreeMap<>();
+        SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups = new TreeMap<>();
         for (GroupKey key : declared) {
             groups.put(key, new TreeMap<>(CanonicalJson.CODE_POINT_ORDER));
         }
@@ -86,7 +138,7 @@ public final class ObjectMap {
             GroupKey key = new GroupKey(object.path("kind").asText(), object.path("apiVersion").asText());
             JsonNode metadata = object.path("metadata");
             String objectKey = version.key(parentNamespaced, metadata.path("namespace").asText(null), metadata.path("name").asText());
-            groups.computeIfAbsent(key, k -> new TreeMap<>(CanonicalJson.CODE_POINT_ORDER)).put(objectKey, object);
+            groups.computeIfAbsent(key, k -> new TreeMap<>(CanonicalJson.CODE_POINT_ORDER)).put(objectKey, ObservedObject.of(key, objectKey, object));
         }
         return new ObjectMap(groups);
     }
@@ -96,15 +148,27 @@ public final class ObjectMap {
         return Collections.unmodifiableSet(groups.keySet());
     }
 
-    /** The objects of one group by key, in key order; empty when the group is absent. */
-    public SortedMap<String, ObjectNode> group(GroupKey key) {
-        SortedMap<String, ObjectNode> group = groups.get(key);
+    /** The objects of one group by key, in key order, as they came; empty when the group is absent. */
+    public SortedMap<String, ObservedObject> entries(GroupKey key) {
+        SortedMap<String, ObservedObject> group = groups.get(key);
         return group == null ? Collections.emptySortedMap() : Collections.unmodifiableSortedMap(group);
     }
 
-    /** Every object, group by group, key by key. */
-    public List<ObjectNode> all() {
+    /** Every object as it came, group by group, key by key. */
+    public List<ObservedObject> entries() {
         return groups.values().stream().flatMap(g -> g.values().stream()).toList();
+    }
+
+    /** The objects of one group by key, parsed. */
+    public SortedMap<String, ObjectNode> group(GroupKey key) {
+        SortedMap<String, ObjectNode> parsed = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
+        entries(key).forEach((objectKey, object) -> parsed.put(objectKey, object.tree()));
+        return parsed;
+    }
+
+    /** Every object, parsed, group by group, key by key. */
+    public List<ObjectNode> all() {
+        return entries().stream().map(ObservedObject::tree).toList();
     }
 
     public int size() {
@@ -120,7 +184,7 @@ public final class ObjectMap {
         ObjectNode out = Json.object();
         groups.forEach((key, objects) -> {
             ObjectNode group = out.putObject(key.toString());
-            objects.forEach(group::set);
+            objects.forEach((objectKey, object) -> group.set(objectKey, object.tree()));
         });
         return out;
     }

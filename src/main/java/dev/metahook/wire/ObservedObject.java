@@ -1,0 +1,93 @@
+package dev.metahook.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * One object of an object map, as the request carried it. An object read from a request body stays
+ * bytes until someone asks for it: a controller that reads two of a thousand children parses two.
+ * Its name and namespace come from its key (Metacontroller makes keys from them) until it is parsed.
+ */
+public final class ObservedObject {
+    private final GroupKey group;
+    private final String key;
+    private final String pointer;
+    private final byte[] source;
+    private final int offset;
+    private final int length;
+    private volatile ObjectNode tree;
+
+    private ObservedObject(GroupKey group, String key, String pointer, byte[] source, int offset, int length, ObjectNode tree) {
+        this.group = group;
+        this.key = key;
+        this.pointer = pointer;
+        this.source = source;
+        this.offset = offset;
+        this.length = length;
+        this.tree = tree;
+    }
+
+    static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
+        return new ObservedObject(group, key, null, null, 0, 0, tree);
+    }
+
+    static ObservedObject lazy(GroupKey group, String key, String pointer, byte[] source, int offset, int length) {
+        return new ObservedObject(group, key, pointer, source, offset, length, null);
+    }
+
+    public GroupKey group() {
+        return group;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    /** The object's name: from its metadata once parsed, from its key before. */
+    public String name() {
+        ObjectNode parsed = tree;
+        if (parsed != null) {
+            return parsed.path("metadata").path("name").asText();
+        }
+        int slash = key.indexOf('/');
+        return slash < 0 ? key : key.substring(slash + 1);
+    }
+
+    /** The object's namespace, or the parent's when its key has none (a v1 key under a namespaced parent). */
+    public String namespaceOr(String parentNamespace) {
+        ObjectNode parsed = tree;
+        String fallback = parentNamespace == null ? "" : parentNamespace;
+        if (parsed != null) {
+            return parsed.path("metadata").path("namespace").asText(fallback);
+        }
+        int slash = key.indexOf('/');
+        return slash < 0 ? fallback : key.substring(0, slash);
+    }
+
+    /** The whole object, parsed and checked on first use. */
+    public ObjectNode tree() {
+        ObjectNode parsed = tree;
+        if (parsed == null) {
+            synchronized (this) {
+                if (tree == null) {
+                    tree = parse();
+                }
+                parsed = tree;
+            }
+        }
+        return parsed;
+    }
+
+    private ObjectNode parse() {
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(source, offset, length);
+        } catch (IOException e) {
+            throw new MalformedRequestException(pointer, pointer + ": not valid JSON: " + e.getMessage());
+        }
+        ObjectNode object = Shapes.kubernetesObject(node, pointer);
+        ObjectMap.checkGroup(object, group, pointer);
+        return object;
+    }
+}
