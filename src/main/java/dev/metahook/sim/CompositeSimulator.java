@@ -85,7 +85,7 @@ public final class CompositeSimulator {
     public ObjectNode request(ObjectNode parent, boolean finalizing) {
         HookVersion version = spec.hooks().get(finalizing ? "finalize" : "sync").version();
         boolean namespaced = parent.path("metadata").hasNonNull("namespace");
-        ObjectMap children = ObjectMap.of(observed(parent), declaredGroups(), version, namespaced);
+        ObjectMap children = ObjectMap.of(observed(parent), kinds.declaredGroups(spec), version, namespaced);
         return new CompositeRequest(spec.manifest(), parent, children, related(parent, version, namespaced), finalizing).toJson();
     }
 
@@ -234,16 +234,6 @@ public final class CompositeSimulator {
         return LabelSelectors.matches(rule.path("labelSelector"), object.path("metadata").path("labels"));
     }
 
-    private List<GroupKey> declaredGroups() {
-        List<GroupKey> groups = new ArrayList<>();
-        for (ControllerSpec.ChildResource child : spec.childResources()) {
-            String kind = kinds.kind(child.apiVersion(), child.resource());
-            if (kind != null) {
-                groups.add(new GroupKey(kind, child.apiVersion()));
-            }
-        }
-        return groups;
-    }
 
     private boolean declared(JsonNode child) {
         String apiVersion = child.path("apiVersion").asText();

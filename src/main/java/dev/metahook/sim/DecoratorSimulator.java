@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.DecoratorRequest;
-import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.HookVersion;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
@@ -54,7 +53,7 @@ public final class DecoratorSimulator {
         HookVersion version = spec.hooks().get(hook).version();
         List<ObjectNode> attachments = attachments(target);
         ObjectNode request = new DecoratorRequest(spec.manifest(), target,
-                ObjectMap.of(attachments, declaredGroups(), version, target.path("metadata").hasNonNull("namespace")),
+                ObjectMap.of(attachments, kinds.declaredGroups(spec), version, target.path("metadata").hasNonNull("namespace")),
                 ObjectMap.empty(), finalizing).toJson();
         HookClient.Reply reply = hooks.call(hook, CanonicalJson.bytes(request));
         CompositeSimulator.HookCall call = call(hook, request, reply);
@@ -114,16 +113,6 @@ public final class DecoratorSimulator {
         return attachments;
     }
 
-    private List<GroupKey> declaredGroups() {
-        List<GroupKey> groups = new ArrayList<>();
-        for (ControllerSpec.ChildResource child : spec.childResources()) {
-            String kind = kinds.kind(child.apiVersion(), child.resource());
-            if (kind != null) {
-                groups.add(new GroupKey(kind, child.apiVersion()));
-            }
-        }
-        return groups;
-    }
 
     private CompositeSimulator.HookCall call(String hook, ObjectNode request, HookClient.Reply reply) {
         if (reply.status() != 200) {

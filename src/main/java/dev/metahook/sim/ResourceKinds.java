@@ -29,6 +29,18 @@ final class ResourceKinds {
         return kind != null ? kind : BUILT_IN.get(resource);
     }
 
+    /** The group keys of the declared child (or attachment) types whose kind is known so far. */
+    java.util.List<dev.metahook.wire.GroupKey> declaredGroups(ControllerSpec spec) {
+        java.util.List<dev.metahook.wire.GroupKey> groups = new java.util.ArrayList<>();
+        for (ControllerSpec.ChildResource child : spec.childResources()) {
+            String kind = kind(child.apiVersion(), child.resource());
+            if (kind != null) {
+                groups.add(new dev.metahook.wire.GroupKey(kind, child.apiVersion()));
+            }
+        }
+        return groups;
+    }
+
     /** Remembers the kind of an object whose plural, guessed the way Kubernetes guesses, is the resource. */
     void learn(JsonNode object) {
         String kind = object.path("kind").asText();
