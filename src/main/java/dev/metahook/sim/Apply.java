@@ -20,10 +20,10 @@ final class Apply {
     private static final List<String> SYSTEM_METADATA = List.of("selfLink", "uid", "resourceVersion", "generation",
             "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields");
 
-    private final ObjectStore store;
+    private final Cluster store;
     private final ControllerSpec spec;
 
-    Apply(ObjectStore store, ControllerSpec spec) {
+    Apply(Cluster store, ControllerSpec spec) {
         this.store = store;
         this.spec = spec;
     }

@@ -19,19 +19,19 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Metacontroller's sync pass for one CompositeController, against an {@link ObjectStore}: finalizer,
+ * Metacontroller's sync pass for one CompositeController, against a {@link Cluster}: finalizer,
  * observed children, customize, the hook call, then the answer applied in Metacontroller's order
  * (resync, finalizer removal, selector check, children, status). A failed call changes nothing.
  */
 public final class CompositeSimulator {
 
     private final ControllerSpec spec;
-    private final ObjectStore store;
+    private final Cluster store;
     private final HookClient hooks;
     private final ResourceKinds kinds = new ResourceKinds();
     private final Apply apply;
 
-    public CompositeSimulator(ControllerSpec spec, ObjectStore store, HookClient hooks) {
+    public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         this.spec = spec;
         this.store = store;
         this.hooks = hooks;

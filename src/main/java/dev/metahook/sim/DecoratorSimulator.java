@@ -21,12 +21,12 @@ public final class DecoratorSimulator {
     static final String DECORATOR_ANNOTATION = "metacontroller.k8s.io/decorator-controller";
 
     private final ControllerSpec spec;
-    private final ObjectStore store;
+    private final Cluster store;
     private final HookClient hooks;
     private final ResourceKinds kinds = new ResourceKinds();
     private final Apply apply;
 
-    public DecoratorSimulator(ControllerSpec spec, ObjectStore store, HookClient hooks) {
+    public DecoratorSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         if (!spec.decorator()) {
             throw new IllegalArgumentException(spec.name() + " is not a DecoratorController");
         }

@@ -20,7 +20,7 @@ import java.util.UUID;
  * owner references. Every change counts as a write, so a caller can tell a fixed point. Not
  * thread-safe: one simulation drives it.
  */
-public final class ObjectStore {
+public final class ObjectStore implements Cluster {
     private final Map<ObjectRef, ObjectNode> objects = new TreeMap<>();
     private final Clock clock;
     private long resourceVersion = 1000;
@@ -32,6 +32,7 @@ public final class ObjectStore {
     }
 
     /** Stores a new object with server metadata; an existing one of that name is an error (AlreadyExists). */
+    @Override
     public ObjectNode create(JsonNode object) {
         ObjectRef ref = ObjectRef.of(object);
         if (objects.containsKey(ref)) {
@@ -52,11 +53,13 @@ public final class ObjectStore {
         return stored.deepCopy();
     }
 
+    @Override
     public Optional<ObjectNode> get(ObjectRef ref) {
         return Optional.ofNullable(objects.get(ref)).map(ObjectNode::deepCopy);
     }
 
     /** Replaces an object but its status and server metadata; generation moves when anything outside metadata and status changed. */
+    @Override
     public ObjectNode update(JsonNode object) {
         ObjectRef ref = ObjectRef.of(object);
         ObjectNode existing = require(ref);
@@ -79,6 +82,7 @@ public final class ObjectStore {
     }
 
     /** Writes an object's status (the status subresource, or a workload controller playing its part); no write when equal. */
+    @Override
     public void setStatus(ObjectRef ref, JsonNode status) {
         ObjectNode existing = require(ref);
         JsonNode stored = stored(status);
@@ -91,6 +95,7 @@ public final class ObjectStore {
     }
 
     /** Deletes, or marks for deletion while finalizers remain; dependents go with their owner. */
+    @Override
     public void delete(ObjectRef ref) {
         ObjectNode existing = objects.get(ref);
         if (existing == null) {
@@ -109,6 +114,7 @@ public final class ObjectStore {
         collectGarbage(existing.path("metadata").path("uid").asText());
     }
 
+    @Override
     public void addFinalizer(ObjectRef ref, String finalizer) {
         ObjectNode existing = require(ref);
         ArrayNode finalizers = existing.with("metadata").withArray("finalizers");
@@ -122,6 +128,7 @@ public final class ObjectStore {
     }
 
     /** Removes a finalizer; an object being deleted goes once it has none left. */
+    @Override
     public void removeFinalizer(ObjectRef ref, String finalizer) {
         ObjectNode existing = objects.get(ref);
         if (existing == null) {
@@ -143,6 +150,7 @@ public final class ObjectStore {
     }
 
     /** Objects with a controller owner reference to this uid. */
+    @Override
     public List<ObjectNode> ownedBy(String uid) {
         List<ObjectNode> owned = new ArrayList<>();
         for (ObjectNode object : objects.values()) {
@@ -155,11 +163,13 @@ public final class ObjectStore {
         return owned;
     }
 
+    @Override
     public List<ObjectNode> all() {
         return objects.values().stream().map(ObjectNode::deepCopy).toList();
     }
 
     /** How many changes the store has taken: equal before and after a pass means nothing changed. */
+    @Override
     public long writes() {
         return writes;
     }

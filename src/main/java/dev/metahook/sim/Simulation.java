@@ -11,16 +11,21 @@ import java.util.List;
  * until nothing changes any more, the way events keep Metacontroller syncing after each write.
  */
 public final class Simulation {
-    private final ObjectStore store;
+    private final Cluster store;
     private final CompositeSimulator simulator;
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
 
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
-        this.store = new ObjectStore(clock);
+        this(spec, hooks, new ObjectStore(clock));
+    }
+
+    /** A simulation against any cluster, a real API server included. */
+    public Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster) {
+        this.store = cluster;
         this.simulator = new CompositeSimulator(spec, store, hooks);
     }
 
-    public ObjectStore store() {
+    public Cluster store() {
         return store;
     }
 

@@ -14,7 +14,7 @@ public final class Workloads {
     }
 
     /** Brings every workload in the store to its settled status. */
-    public static void settle(ObjectStore store) {
+    public static void settle(Cluster store) {
         for (ObjectNode object : store.all()) {
             JsonNode status = settled(object);
             if (status != null) {
@@ -28,7 +28,7 @@ public final class Workloads {
         int replicas = object.path("spec").path("replicas").asInt(1);
         return switch (object.path("kind").asText()) {
             case "Deployment" -> replicas(generation, replicas, "updatedReplicas", "readyReplicas", "availableReplicas");
-            case "StatefulSet" -> replicas(generation, replicas, "currentReplicas", "updatedReplicas", "readyReplicas", "availableReplicas");
+            case "StatefulSet" -> replicas(generation, replicas, "currentReplicas", "updatedReplicas", "readyReplicas");
             case "ReplicaSet" -> replicas(generation, replicas, "fullyLabeledReplicas", "readyReplicas", "availableReplicas");
             case "Job" -> failed(object) ? null : Json.object().put("succeeded", 1).set("conditions",
                     Json.mapper().createArrayNode().add(Json.object().put("type", "Complete").put("status", "True")));
