@@ -3,7 +3,6 @@ package dev.metahook.engine;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.DecoratorController;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Map;
@@ -41,10 +40,6 @@ public final class Controllers {
     public Set<Hook> hooks(String name) {
         Registration registration = byName.get(name);
         return registration == null ? Set.of() : registration.hooks();
-    }
-
-    Collection<Registration> all() {
-        return byName.values();
     }
 
     /** One registered controller: its name, the type of its parent (or target), its hooks. */
