@@ -39,6 +39,7 @@ class FixturesTest {
                 .decorator("service-per-pod", GenericKubernetesResource.class,
                         (object, attachments) -> DecoratorResult.keepingAttachments())
                 .composite("secretpropagation", GenericKubernetesResource.class, new SecretPropagation())
+                .composite("keep", GenericKubernetesResource.class, new CatSetTeardown())
                 .build());
     }
 
@@ -121,9 +122,13 @@ class FixturesTest {
     }
 
     @Test
-    void capturedRequestsAreServed() {
-        JsonNode webapp = Fixtures.json("captured/v1.5.14-webapp-sync-observed.request.json");
-        assertEquals(2, webapp.get("children").size());
+    void requestsCapturedFromARealMetacontrollerAreServed() {
+        JsonNode sync = answer("/keep/sync", "captured/v1.5.14-webapp-sync-observed.request.json");
+        assertEquals(List.of(), ResponseCheck.composite(sync, true));
+        assertEquals(2, sync.get("children").size(), "both observed children kept");
+        JsonNode finalize = answer("/keep/finalize", "captured/v1.5.14-database-finalize-drain.request.json");
+        assertEquals(List.of(), ResponseCheck.composite(finalize, true));
+        assertEquals(false, finalize.get("finalized").booleanValue());
     }
 
     /** Children by kind and name, with the parent's namespace left implicit as the upstream examples leave it. */
