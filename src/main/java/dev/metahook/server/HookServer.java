@@ -57,6 +57,11 @@ public final class HookServer implements AutoCloseable {
         return app.port();
     }
 
+    /** The keep-alive idle timeout the listener really has (Metacontroller's client keeps idle connections 90 s). */
+    Duration idleTimeout() {
+        return Duration.ofMillis(((ServerConnector) app.jettyServer().server().getConnectors()[0]).getIdleTimeout());
+    }
+
     /**
      * Stops gracefully: readiness turns false at once, calls in flight get up to the shutdown timeout
      * to finish, then the listener closes.

@@ -112,6 +112,15 @@ class HookServerTest {
     }
 
     @Test
+    void keepsIdleConnectionsLongerThanMetacontrollersClient() {
+        try (HookServer own = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
+                new dev.metahook.engine.HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
+            org.junit.jupiter.api.Assertions.assertTrue(own.idleTimeout().compareTo(java.time.Duration.ofSeconds(90)) > 0,
+                    own.idleTimeout().toString());
+        }
+    }
+
+    @Test
     void healthAndReadinessAnswer() {
         given().port(server.port()).get("/healthz").then().statusCode(200);
         given().port(server.port()).get("/readyz").then().statusCode(200).body(containsString("ready"));
