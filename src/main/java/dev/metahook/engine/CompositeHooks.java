@@ -32,11 +32,11 @@ final class CompositeHooks {
 
         Answer answer = answer(registration, request, observed, finalizing);
         SyncResult result = answer.result();
-        boolean finalized = answer.done() && result.stalledBy().isEmpty();
+        boolean finalized = answer.done() && !answer.stalled();
         if (result.stalledBy().isPresent() && result.status().isEmpty()) {
             result = result.withStatus(StalledStatus.of(request.parent(), result.stalledBy().get(), clock));
         }
-        String outcome = result.stalledBy().isPresent() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
+        String outcome = answer.stalled() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
         new Guards(request.controller(), request.parent(), request.children(), "childResources", true)
                 .check(children, result, finalized, finalizing);
@@ -46,8 +46,8 @@ final class CompositeHooks {
         return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome, children.size());
     }
 
-    /** What the controller answered, and whether that was a finalize saying done. */
-    private record Answer(SyncResult result, boolean done) {
+    /** What the controller answered, whether that was a finalize saying done, and whether it took the stalled path. */
+    private record Answer(SyncResult result, boolean done, boolean stalled) {
     }
 
     private static Answer answer(CompositeRegistration registration, CompositeRequest request, ObservedView observed, boolean finalizing) {
@@ -57,14 +57,14 @@ final class CompositeHooks {
         try {
             if (finalizing) {
                 Finalization finalization = controller.finalize(parent, observed);
-                return new Answer(finalization.result(), finalization.isDone());
+                return new Answer(finalization.result(), finalization.isDone(), false);
             }
             if (typed.invalid() != null) {
-                return new Answer(controller.stalled(parent, observed, typed.invalid()), false);
+                return new Answer(controller.stalled(parent, observed, typed.invalid()), false, true);
             }
-            return new Answer(controller.sync(parent, observed), false);
+            return new Answer(controller.sync(parent, observed), false, false);
         } catch (TerminalException e) {
-            return new Answer(controller.stalled(parent, observed, e), false);
+            return new Answer(controller.stalled(parent, observed, e), false, true);
         }
     }
 

@@ -28,10 +28,12 @@ class CallLogTest {
                     List.of(Requests.observedConfigMap("hello", 3, "hi")), false));
             given().port(server.port()).header("Authorization", "Bearer not-logged").body(request).post("/widget/sync").then().statusCode(200);
             given().port(server.port()).body("[]").post("/widget/sync").then().statusCode(400);
+            given().port(server.port()).body(Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"), List.of(), false)))
+                    .post("/widget/sync").then().statusCode(200);
         } finally {
             calls.detachAppender(appender);
         }
-        assertEquals(2, appender.list.size());
+        assertEquals(3, appender.list.size());
         Map<String, String> first = fields(appender.list.get(0));
         assertEquals("widget", first.get("controller"));
         assertEquals("sync", first.get("hook"));
@@ -46,6 +48,7 @@ class CallLogTest {
         assertEquals(false, appender.list.get(0).toString().contains("not-logged"), "credentials are never logged");
         assertEquals("malformed-request", fields(appender.list.get(1)).get("outcome"));
         assertEquals("400", fields(appender.list.get(1)).get("status"));
+        assertEquals("stalled", fields(appender.list.get(2)).get("outcome"), "an invalid spec is logged as stalled");
     }
 
     private static Map<String, String> fields(ILoggingEvent event) {
