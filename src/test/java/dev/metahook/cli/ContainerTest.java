@@ -73,6 +73,9 @@ class ContainerTest {
         entrypoint.forEach(arg -> args.add(arg.asText()));
         assertEquals("java", args.get(0));
         assertTrue(args.contains("-XX:MaxRAMPercentage=75.0"), "heap follows the container's memory limit");
+        assertTrue(args.contains("-XX:SharedArchiveFile=/opt/metahook/metahook.jsa"), "starts from the class archive");
+        assertTrue(all("RUN").stream().anyMatch(run -> run.contains("-XX:ArchiveClassesAtExit=/opt/metahook/metahook.jsa")
+                && run.contains("check")), "the archive comes from a training run of the service");
         assertEquals("/opt/metahook/metahook.jar", args.get(args.indexOf("-jar") + 1));
         JsonNode pod = deployment().at("/spec/template/spec");
         String user = all("USER").get(0).split(":")[0];
