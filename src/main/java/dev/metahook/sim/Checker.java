@@ -138,7 +138,8 @@ public final class Checker {
         }
     }
 
-    private static JsonNode shuffle(JsonNode node, Random random) {
+    /** The same tree with the fields of every object in a random order: what no hook may depend on. */
+    public static JsonNode shuffle(JsonNode node, Random random) {
         if (node.isObject()) {
             List<String> names = new ArrayList<>();
             node.fieldNames().forEachRemaining(names::add);

@@ -19,8 +19,6 @@ import dev.metahook.testing.WidgetController;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.restassured.response.ValidatableResponse;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -63,7 +61,7 @@ class ContractTest {
         byte[] expected = post("/widget/sync", Requests.bytes(request)).statusCode(200).extract().asByteArray();
         Random random = new Random(42);
         for (int i = 0; i < 5; i++) {
-            byte[] shuffled = Json.mapper().writeValueAsBytes(shuffle(request, random));
+            byte[] shuffled = Json.mapper().writeValueAsBytes(dev.metahook.sim.Checker.shuffle(request, random));
             assertArrayEquals(expected, post("/widget/sync", shuffled).statusCode(200).extract().asByteArray());
         }
     }
@@ -173,23 +171,5 @@ class ContractTest {
                 .body("status.inShop", equalTo("cluster parent"))
                 .body("status.inParentNamespace", equalTo("none"))
                 .body("children[0].metadata.namespace", equalTo("shop"));
-    }
-
-    /** The same tree with the fields of every object in a random order. */
-    static JsonNode shuffle(JsonNode node, Random random) {
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>();
-            node.fieldNames().forEachRemaining(names::add);
-            Collections.shuffle(names, random);
-            ObjectNode out = Json.object();
-            names.forEach(name -> out.set(name, shuffle(node.get(name), random)));
-            return out;
-        }
-        if (node.isArray()) {
-            ArrayNode out = Json.mapper().createArrayNode();
-            node.forEach(element -> out.add(shuffle(element, random)));
-            return out;
-        }
-        return node;
     }
 }
