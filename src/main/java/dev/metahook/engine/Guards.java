@@ -11,7 +11,6 @@ import dev.metahook.wire.ObservedObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -87,7 +86,7 @@ final class Guards {
         if (observed.groupKeys().contains(key)) {
             return;
         }
-        String plural = guessPlural(key.kind());
+        String plural = GroupKey.guessResource(key.kind());
         for (JsonNode declaration : controller.path("spec").path(declarations)) {
             if (key.apiVersion().equals(declaration.path("apiVersion").asText())
                     && plural.equals(declaration.path("resource").asText())) {
@@ -163,17 +162,5 @@ final class Guards {
             return "child #" + index + (kind.isEmpty() ? "" : " (" + kind + ")") + (name.isEmpty() ? "" : " (" + name + ")");
         }
         return "child " + kind + " " + name;
-    }
-
-    /** The plural Kubernetes guesses for a kind, as a fallback when the request omits an empty group. */
-    private static String guessPlural(String kind) {
-        String singular = kind.toLowerCase(Locale.ROOT);
-        if (singular.endsWith("s")) {
-            return singular + "es";
-        }
-        if (singular.endsWith("y")) {
-            return singular.substring(0, singular.length() - 1) + "ies";
-        }
-        return singular + "s";
     }
 }

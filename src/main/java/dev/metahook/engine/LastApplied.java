@@ -2,7 +2,7 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.wire.Json;
+import dev.metahook.wire.LastAppliedConfiguration;
 import java.util.List;
 
 /**
@@ -13,8 +13,7 @@ import java.util.List;
  * what exists, not from what was once sent.
  */
 final class LastApplied {
-    static final String ANNOTATION = "metacontroller.k8s.io/last-applied-configuration";
-
+    
     /** Metadata the API server owns; a hook must never send it back. */
     static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation", "creationTimestamp",
             "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink", "ownerReferences");
@@ -23,8 +22,8 @@ final class LastApplied {
     }
 
     static ObjectNode of(ObjectNode observed, String parentNamespace) {
-        ObjectNode applied = fromAnnotation(observed);
-        ObjectNode child = applied != null ? applied : observed.deepCopy();
+        ObjectNode child = LastAppliedConfiguration.of(observed).filter(applied -> sameObject(applied, observed))
+                .orElseGet(observed::deepCopy);
         child.remove("status");
         ObjectNode metadata = child.with("metadata");
         SERVER_METADATA.forEach(metadata::remove);
@@ -37,20 +36,10 @@ final class LastApplied {
         return child;
     }
 
-    private static ObjectNode fromAnnotation(ObjectNode observed) {
-        JsonNode text = observed.path("metadata").path("annotations").path(ANNOTATION);
-        if (!text.isTextual()) {
-            return null;
-        }
-        try {
-            JsonNode parsed = Json.parse(text.textValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            boolean sameObject = parsed.isObject()
-                    && parsed.path("kind").equals(observed.path("kind"))
-                    && parsed.path("apiVersion").equals(observed.path("apiVersion"))
-                    && parsed.path("metadata").path("name").equals(observed.path("metadata").path("name"));
-            return sameObject ? (ObjectNode) parsed : null;
-        } catch (RuntimeException unreadable) {
-            return null;
-        }
+    /** An annotation copied onto another object (by hand, or by a tool) is not this object's history. */
+    private static boolean sameObject(JsonNode applied, JsonNode observed) {
+        return applied.path("kind").equals(observed.path("kind"))
+                && applied.path("apiVersion").equals(observed.path("apiVersion"))
+                && applied.path("metadata").path("name").equals(observed.path("metadata").path("name"));
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
-import java.nio.charset.StandardCharsets;
+import dev.metahook.wire.LastAppliedConfiguration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,7 +16,6 @@ import java.util.TreeMap;
  * never touched.
  */
 final class Apply {
-    static final String LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
     private static final List<String> SYSTEM_METADATA = List.of("selfLink", "uid", "resourceVersion", "generation",
             "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields");
 
@@ -54,8 +53,9 @@ final class Apply {
      */
     static ObjectNode merged(ObjectNode observed, ObjectNode desired) {
         ObjectNode withAnnotation = desired.deepCopy();
-        withAnnotation.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
-        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed, lastApplied(observed), withAnnotation);
+        withAnnotation.with("metadata").with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
+        ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed,
+                LastAppliedConfiguration.of(observed).orElseGet(Json::object), withAnnotation);
         ObjectNode metadata = merged.with("metadata");
         for (String field : SYSTEM_METADATA) {
             revert(observed.path("metadata"), metadata, field);
@@ -69,7 +69,7 @@ final class Apply {
             return;
         }
         ObjectNode child = desired.deepCopy();
-        child.with("metadata").with("annotations").put(LAST_APPLIED, CanonicalJson.string(desired));
+        child.with("metadata").with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
         JsonNode ownerMetadata = owner.path("metadata");
         child.with("metadata").withArray("ownerReferences").addObject()
                 .put("apiVersion", owner.path("apiVersion").asText()).put("kind", owner.path("kind").asText())
@@ -91,17 +91,6 @@ final class Apply {
         }
     }
 
-    private static JsonNode lastApplied(ObjectNode observed) {
-        JsonNode text = observed.path("metadata").path("annotations").path(LAST_APPLIED);
-        if (!text.isTextual()) {
-            return Json.object();
-        }
-        try {
-            return Json.parse(text.textValue().getBytes(StandardCharsets.UTF_8));
-        } catch (RuntimeException e) {
-            return Json.object();
-        }
-    }
 
     private static void revert(JsonNode from, ObjectNode to, String field) {
         if (from.has(field)) {

@@ -1,8 +1,8 @@
 package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.wire.GroupKey;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -30,12 +30,12 @@ final class ResourceKinds {
     }
 
     /** The group keys of the declared child (or attachment) types whose kind is known so far. */
-    java.util.List<dev.metahook.wire.GroupKey> declaredGroups(ControllerSpec spec) {
-        java.util.List<dev.metahook.wire.GroupKey> groups = new java.util.ArrayList<>();
+    java.util.List<GroupKey> declaredGroups(ControllerSpec spec) {
+        java.util.List<GroupKey> groups = new java.util.ArrayList<>();
         for (ControllerSpec.ChildResource child : spec.childResources()) {
             String kind = kind(child.apiVersion(), child.resource());
             if (kind != null) {
-                groups.add(new dev.metahook.wire.GroupKey(kind, child.apiVersion()));
+                groups.add(new GroupKey(kind, child.apiVersion()));
             }
         }
         return groups;
@@ -45,21 +45,14 @@ final class ResourceKinds {
     void learn(JsonNode object) {
         String kind = object.path("kind").asText();
         if (!kind.isEmpty()) {
-            learned.putIfAbsent(object.path("apiVersion").asText() + " " + plural(kind), kind);
+            learned.putIfAbsent(object.path("apiVersion").asText() + " " + GroupKey.guessResource(kind), kind);
         }
     }
 
-    static String plural(String kind) {
-        String lower = kind.toLowerCase(Locale.ROOT);
-        if (lower.endsWith("s")) {
-            return lower + "es";
-        }
-        return lower.endsWith("y") ? lower.substring(0, lower.length() - 1) + "ies" : lower + "s";
-    }
 
     /** The plural of a kind as the built-in table or the guess says. */
     static String resourceOf(String kind) {
         return BUILT_IN.entrySet().stream().filter(e -> e.getValue().equals(kind)).map(Map.Entry::getKey).findFirst()
-                .orElse(plural(kind));
+                .orElse(GroupKey.guessResource(kind));
     }
 }

@@ -14,13 +14,6 @@ import java.io.IOException;
 public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectMap children, ObjectMap related,
                                boolean finalizing) {
 
-    /** Reads and checks a request body already parsed as JSON. */
-    public static CompositeRequest read(JsonNode body) {
-        ObjectNode root = Envelope.root(body);
-        return build(root.get("controller"), root.get("parent"), root.has("children") ? ObjectMap.read(root.get("children"), "/children") : null,
-                ObjectMap.read(root.get("related"), "/related"), root.get("finalizing"), root.has("object"));
-    }
-
     /**
      * Reads a request body as it streams by: the controller and the parent become trees, the children
      * and related objects stay bytes until used, so a request with a thousand children costs little

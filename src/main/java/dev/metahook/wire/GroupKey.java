@@ -27,6 +27,18 @@ public record GroupKey(String kind, String apiVersion) implements Comparable<Gro
         return slash < 0 ? "" : apiVersion.substring(0, slash);
     }
 
+    /**
+     * The resource name Kubernetes guesses for a kind (lower case; {@code s} gets {@code es}, {@code y}
+     * becomes {@code ies}, else {@code s}): the declared resource when a CRD keeps the default.
+     */
+    public static String guessResource(String kind) {
+        String singular = kind.toLowerCase(java.util.Locale.ROOT);
+        if (singular.endsWith("s")) {
+            return singular + "es";
+        }
+        return singular.endsWith("y") ? singular.substring(0, singular.length() - 1) + "ies" : singular + "s";
+    }
+
     @Override
     public int compareTo(GroupKey other) {
         return CanonicalJson.CODE_POINT_ORDER.compare(toString(), other.toString());

@@ -319,7 +319,7 @@ class DatabaseTest {
     }
 
     private static List<ObjectNode> drained(ObjectNode database) {
-        List<ObjectNode> observed = new ArrayList<>(finalize(database, running(database, READY)).get("children").size());
+        List<ObjectNode> observed = new ArrayList<>();
         for (JsonNode child : finalize(database, running(database, READY)).get("children")) {
             boolean statefulSet = child.path("kind").asText().equals("StatefulSet");
             observed.add(Cluster.observe(child, database, statefulSet ? json("{'observedGeneration':2,'replicas':0}") : null));

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -143,14 +142,10 @@ final class ApiServerCluster implements Cluster {
         ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
                 .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
                 .withVersion(slash < 0 ? apiVersion : apiVersion.substring(slash + 1))
-                .withKind(ref.kind()).withPlural(plural(ref.kind())).withNamespaced(true).build();
+                .withKind(ref.kind()).withPlural(dev.metahook.wire.GroupKey.guessResource(ref.kind())).withNamespaced(true).build();
         return client.genericKubernetesResources(context).inNamespace(ref.namespace().isEmpty() ? namespace : ref.namespace());
     }
 
-    private static String plural(String kind) {
-        String lower = kind.toLowerCase(Locale.ROOT);
-        return lower.endsWith("s") ? lower + "es" : lower.endsWith("y") ? lower.substring(0, lower.length() - 1) + "ies" : lower + "s";
-    }
 
     private static GenericKubernetesResource resource(JsonNode object) {
         try {

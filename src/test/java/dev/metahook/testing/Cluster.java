@@ -51,7 +51,7 @@ public final class Cluster {
         applied.with("metadata").with("labels").put("controller-uid", parentUid);
         ObjectNode observed = applied.deepCopy();
         ObjectNode metadata = observed.with("metadata");
-        metadata.with("annotations").put("metacontroller.k8s.io/last-applied-configuration", CanonicalJson.string(applied));
+        metadata.with("annotations").put(dev.metahook.wire.LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         metadata.put("uid", UUID.nameUUIDFromBytes(CanonicalJson.bytes(metadata.path("name"))).toString())
                 .put("resourceVersion", "2000").put("generation", 1).put("creationTimestamp", "2026-11-29T10:00:01Z");
         metadata.putArray("ownerReferences").addObject()

@@ -50,7 +50,7 @@ public final class Requests {
         ObjectNode observed = applied.deepCopy();
         ObjectNode observedMetadata = observed.with("metadata");
         observedMetadata.putObject("annotations")
-                .put("metacontroller.k8s.io/last-applied-configuration", CanonicalJson.string(applied));
+                .put(dev.metahook.wire.LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         observedMetadata.put("uid", "0b9f4a3c-0000-4000-8000-00000000c0de").put("resourceVersion", "4712")
                 .put("creationTimestamp", "2026-11-29T10:00:01Z");
         observedMetadata.putArray("ownerReferences").addObject().put("apiVersion", "test.metahook.dev/v1")
