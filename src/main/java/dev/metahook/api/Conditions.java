@@ -39,19 +39,28 @@ public final class Conditions {
 
     /** Conditions for this parent, carrying forward what its current status holds. */
     public static Conditions from(HasMetadata parent, Clock clock) {
+        if (parent instanceof CustomResource<?, ?> resource) {
+            JsonNode status = resource.getStatus() == null ? Json.object() : Json.tree(resource.getStatus());
+            Long generation = parent.getMetadata() == null ? null : parent.getMetadata().getGeneration();
+            return new Conditions(previous(status), generation, clock);
+        }
         return from(Json.tree(parent), clock);
     }
 
     /** The same, from the parent as a JSON tree. */
     public static Conditions from(JsonNode parent, Clock clock) {
+        JsonNode generation = parent.path("metadata").path("generation");
+        return new Conditions(previous(parent.path("status")), generation.canConvertToLong() ? generation.longValue() : null, clock);
+    }
+
+    private static Map<String, JsonNode> previous(JsonNode status) {
         Map<String, JsonNode> previous = new HashMap<>();
-        for (JsonNode condition : parent.path("status").path("conditions")) {
+        for (JsonNode condition : status.path("conditions")) {
             if (condition.path("type").isTextual()) {
                 previous.putIfAbsent(condition.path("type").textValue(), condition);
             }
         }
-        JsonNode generation = parent.path("metadata").path("generation");
-        return new Conditions(previous, generation.canConvertToLong() ? generation.longValue() : null, clock);
+        return previous;
     }
 
     /** Sets one condition; setting the same type again replaces it in place. */

@@ -1,7 +1,6 @@
 package dev.metahook.controllers.database;
 
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
@@ -32,17 +31,16 @@ final class Credentials {
         return database + "-credentials";
     }
 
-    Secret secret(Database database, Optional<Secret> observed, Map<String, String> labels) {
+    Secret secret(Database database, Optional<Secret> observed) {
         String name = database.getMetadata().getName();
         Map<String, String> data = observed.map(Secret::getData)
                 .filter(existing -> existing != null && existing.containsKey("password"))
                 .orElseGet(() -> Map.of("username", base64(USERNAME), "password", base64(password(identity(database)))));
-        return new SecretBuilder()
-                .withNewMetadata().withName(secretName(name)).withNamespace(database.getMetadata().getNamespace())
-                .withLabels(labels).endMetadata()
-                .withType("Opaque")
-                .withData(data)
-                .build();
+        Secret secret = new Secret();
+        secret.setMetadata(DatabaseChildren.metadata(database, secretName(name)));
+        secret.setType("Opaque");
+        secret.setData(data);
+        return secret;
     }
 
     /** The uid Metacontroller always sends; a hand-written request without one falls back to namespace/name. */

@@ -34,7 +34,7 @@ public final class DatabaseController implements CompositeController<Database> {
         Optional<StatefulSet> running = children.get(StatefulSet.class, name);
         DesiredDatabase desired = DesiredDatabase.of(database.getSpec(), running);
         return SyncResult.of(
-                        credentials.secret(database, children.get(Secret.class, Credentials.secretName(name)), DatabaseChildren.labels(database)),
+                        credentials.secret(database, children.get(Secret.class, Credentials.secretName(name))),
                         DatabaseChildren.clientService(database),
                         DatabaseChildren.headlessService(database),
                         DatabaseChildren.statefulSet(database, desired))

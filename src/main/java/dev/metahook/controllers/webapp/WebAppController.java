@@ -6,13 +6,24 @@ import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.SyncResult;
 import dev.metahook.api.TerminalException;
 import dev.metahook.controllers.Labels;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServiceSpec;
+import io.fabric8.kubernetes.api.model.TCPSocketAction;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -55,44 +66,68 @@ public final class WebAppController implements CompositeController<WebApp> {
         return SyncResult.keepingObserved().withStatus(status(children.get(Deployment.class, name), url, conditions));
     }
 
+    /*
+     * Children are built from the model's constructors and setters rather than its builders: a fabric8
+     * builder copies every nested object at each level it passes through, which made building the
+     * Deployment a third of what a sync allocated.
+     */
     private static Deployment deployment(WebApp webApp, DesiredApp app) {
         String name = webApp.getMetadata().getName();
-        return new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(name).withNamespace(webApp.getMetadata().getNamespace()).withLabels(Labels.common(APP, name))
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(app.replicas())
-                .withNewSelector().withMatchLabels(Labels.selector(APP, name)).endSelector()
-                .withNewTemplate()
-                .withNewMetadata().withLabels(Labels.selector(APP, name)).endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("app")
-                .withImage(app.image())
-                .addNewPort().withName("http").withContainerPort(app.port()).endPort()
-                .withEnv(app.env().isEmpty() ? null : app.env())
-                .withResources(app.hasResources() ? app.resources() : null)
-                .withNewReadinessProbe().withNewTcpSocket().withNewPort("http").endTcpSocket().endReadinessProbe()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build();
+        Container container = new Container();
+        container.setName("app");
+        container.setImage(app.image());
+        container.setPorts(List.of(containerPort(app.port())));
+        container.setEnv(app.env().isEmpty() ? null : app.env());
+        container.setResources(app.hasResources() ? app.resources() : null);
+        Probe readiness = new Probe();
+        readiness.setTcpSocket(new TCPSocketAction(null, new IntOrString("http")));
+        container.setReadinessProbe(readiness);
+        PodSpec pod = new PodSpec();
+        pod.setContainers(List.of(container));
+        DeploymentSpec spec = new DeploymentSpec();
+        spec.setReplicas(app.replicas());
+        spec.setSelector(new LabelSelector(null, Labels.selector(APP, name)));
+        spec.setTemplate(new PodTemplateSpec(labelled(Labels.selector(APP, name)), pod));
+        Deployment deployment = new Deployment();
+        deployment.setMetadata(metadata(webApp));
+        deployment.setSpec(spec);
+        return deployment;
     }
 
     private static Service service(WebApp webApp, DesiredApp app) {
         String name = webApp.getMetadata().getName();
-        return new ServiceBuilder()
-                .withNewMetadata()
-                .withName(name).withNamespace(webApp.getMetadata().getNamespace()).withLabels(Labels.common(APP, name))
-                .endMetadata()
-                .withNewSpec()
-                .withType("ClusterIP")
-                .withSelector(Labels.selector(APP, name))
-                .addNewPort().withName("http").withPort(app.port()).withNewTargetPort("http").endPort()
-                .endSpec()
-                .build();
+        ServicePort port = new ServicePort();
+        port.setName("http");
+        port.setPort(app.port());
+        port.setTargetPort(new IntOrString("http"));
+        ServiceSpec spec = new ServiceSpec();
+        spec.setType("ClusterIP");
+        spec.setSelector(Labels.selector(APP, name));
+        spec.setPorts(List.of(port));
+        Service service = new Service();
+        service.setMetadata(metadata(webApp));
+        service.setSpec(spec);
+        return service;
+    }
+
+    private static ContainerPort containerPort(int port) {
+        ContainerPort containerPort = new ContainerPort();
+        containerPort.setName("http");
+        containerPort.setContainerPort(port);
+        return containerPort;
+    }
+
+    private static ObjectMeta metadata(WebApp webApp) {
+        ObjectMeta metadata = labelled(Labels.common(APP, webApp.getMetadata().getName()));
+        metadata.setName(webApp.getMetadata().getName());
+        metadata.setNamespace(webApp.getMetadata().getNamespace());
+        return metadata;
+    }
+
+    private static ObjectMeta labelled(Map<String, String> labels) {
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setLabels(labels);
+        return metadata;
     }
 
     private static WebApp.Status status(Optional<Deployment> deployment, String url, Conditions conditions) {
