@@ -10,6 +10,8 @@ import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ObservedObject;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +35,7 @@ final class ObservedView implements ObservedChildren {
     public <T extends HasMetadata> List<T> all(Class<T> type) {
         GroupKey key = groupOf(type);
         List<T> all = new ArrayList<>();
-        children.group(key).forEach((objectKey, object) -> all.add(convert(object, type, key, objectKey)));
+        children.entries(key).values().forEach(object -> all.add(read(object, type, key)));
         return all;
     }
 
@@ -45,29 +47,28 @@ final class ObservedView implements ObservedChildren {
     @Override
     public <T extends HasMetadata> Optional<T> get(Class<T> type, String namespace, String name) {
         GroupKey key = groupOf(type);
-        return find(key, namespace, name).map(object -> convert(object, type, key, name));
+        return find(key, namespace, name).map(object -> read(object, type, key));
     }
 
     @Override
     public List<GenericKubernetesResource> all(String apiVersion, String kind) {
         GroupKey key = new GroupKey(kind, apiVersion);
         List<GenericKubernetesResource> all = new ArrayList<>();
-        children.group(key).forEach((objectKey, object) ->
-                all.add(convert(object, GenericKubernetesResource.class, key, objectKey)));
+        children.entries(key).values().forEach(object -> all.add(read(object, GenericKubernetesResource.class, key)));
         return all;
     }
 
     @Override
     public Optional<GenericKubernetesResource> get(String apiVersion, String kind, String name) {
         GroupKey key = new GroupKey(kind, apiVersion);
-        return find(key, parentNamespace, name).map(object -> convert(object, GenericKubernetesResource.class, key, name));
+        return find(key, parentNamespace, name).map(object -> read(object, GenericKubernetesResource.class, key));
     }
 
     @Override
     public <T extends HasMetadata> Optional<T> lastApplied(Class<T> type, String name) {
         GroupKey key = groupOf(type);
         return find(key, parentNamespace, name)
-                .map(object -> convert(LastApplied.of(object, parentNamespace.isEmpty() ? null : parentNamespace), type, key, name));
+                .map(object -> convert(LastApplied.of(object.tree(), parentNamespace.isEmpty() ? null : parentNamespace), type, object));
     }
 
     @Override
@@ -75,14 +76,58 @@ final class ObservedView implements ObservedChildren {
         return children.size();
     }
 
-    /** Looks the child up by the name and namespace its key carries, so only the one found is parsed. */
-    private Optional<ObjectNode> find(GroupKey key, String namespace, String name) {
+    /** Looks the child up by the name and namespace its key carries, so only the one found is read. */
+    private Optional<ObservedObject> find(GroupKey key, String namespace, String name) {
         String wanted = namespace == null ? "" : namespace;
         return children.entries(key).values().stream()
                 .filter(object -> name.equals(object.name()) && wanted.equals(object.namespaceOr(parentNamespace)))
-                .map(ObservedObject::tree)
-                .filter(object -> name.equals(object.path("metadata").path("name").asText()))
                 .findFirst();
+    }
+
+    /**
+     * Reads one child as its type and checks it is what its place in the request says (kind,
+     * apiVersion, name); when it is not, its tree says precisely what is wrong.
+     */
+    private <T extends HasMetadata> T read(ObservedObject object, Class<T> type, GroupKey key) {
+        String keyName = object.name();
+        T typed;
+        try {
+            typed = object.read(type);
+        } catch (IOException e) {
+            object.tree();
+            throw unreadable(object, type, e);
+        }
+        ObjectMeta metadata = typed.getMetadata();
+        if (!key.kind().equals(typed.getKind()) || !key.apiVersion().equals(typed.getApiVersion()) || metadata == null
+                || metadata.getName() == null || metadata.getName().isEmpty() || !metadata.getName().equals(keyName)) {
+            object.tree();
+            String pointer = pointer(object);
+            throw new MalformedRequestException(pointer + "/metadata/name", pointer + "/metadata/name: is "
+                    + (metadata == null ? null : metadata.getName()) + ", but its key " + object.key() + " says " + keyName);
+        }
+        return typed;
+    }
+
+    private <T> T convert(ObjectNode tree, Class<T> type, ObservedObject object) {
+        try {
+            return Json.convert(tree, type);
+        } catch (JsonProcessingException e) {
+            throw unreadable(object, type, e);
+        }
+    }
+
+    private MalformedRequestException unreadable(ObservedObject object, Class<?> type, IOException e) {
+        String pointer = pointer(object);
+        String detail = e instanceof JsonProcessingException processing ? processing.getOriginalMessage() : e.getMessage();
+        return new MalformedRequestException(pointer, pointer + ": cannot be read as " + type.getSimpleName() + ": " + detail);
+    }
+
+    private String pointer(ObservedObject object) {
+        return "/" + field + "/" + escape(object.group().toString()) + "/" + escape(object.key());
+    }
+
+    private static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
     }
 
     private static GroupKey groupOf(Class<? extends HasMetadata> type) {
@@ -90,15 +135,5 @@ final class ObservedView implements ObservedChildren {
             throw new IllegalArgumentException("GenericKubernetesResource has no kind of its own; use all(apiVersion, kind)");
         }
         return new GroupKey(HasMetadata.getKind(type), HasMetadata.getApiVersion(type));
-    }
-
-    private <T> T convert(ObjectNode object, Class<T> type, GroupKey key, String objectKey) {
-        try {
-            return Json.convert(object, type);
-        } catch (JsonProcessingException e) {
-            String pointer = "/" + field + "/" + key.toString().replace("/", "~1") + "/" + objectKey.replace("/", "~1");
-            throw new MalformedRequestException(pointer, pointer + ": cannot be read as " + type.getSimpleName() + ": "
-                    + e.getOriginalMessage());
-        }
     }
 }

@@ -79,6 +79,16 @@ public final class ObservedObject {
         return parsed;
     }
 
+    /**
+     * The object as a type, read straight from its bytes when it was not parsed yet (one pass instead
+     * of bytes to tree to type). Its shape is not checked here: a caller that finds the identity
+     * wrong asks {@link #tree()}, which says exactly what is wrong.
+     */
+    public <T> T read(Class<T> type) throws IOException {
+        ObjectNode parsed = tree;
+        return parsed != null ? Json.convert(parsed, type) : Json.mapper().readValue(source, offset, length, type);
+    }
+
     private ObjectNode parse() {
         JsonNode node;
         try {

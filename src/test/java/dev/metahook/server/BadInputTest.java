@@ -81,6 +81,25 @@ class BadInputTest {
     }
 
     @Test
+    void namesAnObservedChildWhoseFieldsDoNotFitItsType() {
+        ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
+        child.put("data", "not a map");
+        byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(child), false));
+        problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
+                .body("pointer", equalTo("/children/ConfigMap.v1/hello"))
+                .body("detail", containsString("/children/ConfigMap.v1/hello: cannot be read as ConfigMap"));
+    }
+
+    @Test
+    void namesAnObservedChildWhoseNameIsNotItsKey() {
+        ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
+        request.with("children").with("ConfigMap.v1").set("hello", Requests.observedConfigMap("other", 1, "hi"));
+        problem("/widget/sync", new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
+                .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/name"))
+                .body("detail", containsString("is other, but its key hello says hello"));
+    }
+
+    @Test
     void refusesAParentOfAnotherKind() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
         request.with("parent").put("kind", "Gadget");
