@@ -1,8 +1,5 @@
 package dev.metahook.wire;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -15,52 +12,69 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
                                boolean finalizing) {
 
     /**
-     * Reads a request body as it streams by: the controller and the parent become trees, the children
-     * and related objects stay bytes until used, so a request with a thousand children costs little
-     * more than its envelope.
+     * Reads a request body in one pass: the controller and the parent become trees, the children and
+     * related objects stay bytes until used, so a request with a thousand children costs little more
+     * than its envelope. The whole body is checked to be JSON all the same.
      */
     public static CompositeRequest read(byte[] body) {
-        if (body.length == 0) {
+        JsonScanner scanner = new JsonScanner(body);
+        int start = scanner.skipWhitespace(0);
+        if (scanner.atEnd(start)) {
             throw new MalformedRequestException("", "request body is empty");
         }
-        try (JsonParser parser = Json.mapper().createParser(body)) {
-            JsonToken first = parser.nextToken();
-            if (first != JsonToken.START_OBJECT) {
-                throw new MalformedRequestException("", first == null ? "request body is empty" : "not a Metacontroller request: the body is "
-                        + Shapes.describe(first) + ", expected an object with controller and parent (or object)");
-            }
-            JsonNode controller = null;
-            JsonNode parent = null;
-            JsonNode finalizing = null;
-            ObjectMap children = null;
-            ObjectMap related = ObjectMap.empty();
-            boolean hasObject = false;
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                parser.nextToken();
-                switch (field) {
-                    case "controller" -> controller = Json.mapper().readTree(parser);
-                    case "parent" -> parent = Json.mapper().readTree(parser);
-                    case "finalizing" -> finalizing = Json.mapper().readTree(parser);
-                    case "children" -> children = ObjectMap.stream(parser, body, "/children");
-                    case "related" -> related = ObjectMap.stream(parser, body, "/related");
-                    default -> {
-                        hasObject |= field.equals("object");
-                        parser.skipChildren();
-                    }
+        if (scanner.at(start) != '{') {
+            scanner.valueEnd(start);
+            throw new MalformedRequestException("", "not a Metacontroller request: the body is " + scanner.describe(start)
+                    + ", expected an object with controller and parent (or object)");
+        }
+        Fields fields = new Fields(scanner);
+        int end = scanner.skipWhitespace(scanner.fields(start, fields));
+        if (!scanner.atEnd(end)) {
+            throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
+        }
+        if (fields.parent == null && !fields.hasObject) {
+            throw new MalformedRequestException("/parent", "not a Metacontroller request: /parent is missing");
+        }
+        return build(fields.controller, fields.parent, fields.children, fields.related, fields.finalizing, fields.hasObject);
+    }
+
+    /** The envelope's fields as they go by; a repeated field counts once, the last time. */
+    private static final class Fields implements JsonScanner.FieldVisitor {
+        private final JsonScanner scanner;
+        private JsonNode controller;
+        private JsonNode parent;
+        private JsonNode finalizing;
+        private ObjectMap children;
+        private ObjectMap related = ObjectMap.empty();
+        private boolean hasObject;
+
+        Fields(JsonScanner scanner) {
+            this.scanner = scanner;
+        }
+
+        @Override
+        public int field(String name, int start) {
+            return switch (name) {
+                case "children" -> ObjectMap.scan(scanner, start, "/children", map -> children = map);
+                case "related" -> ObjectMap.scan(scanner, start, "/related", map -> related = map);
+                case "controller" -> tree(start, node -> controller = node);
+                case "parent" -> tree(start, node -> parent = node);
+                case "finalizing" -> tree(start, node -> finalizing = node);
+                default -> {
+                    hasObject |= name.equals("object");
+                    yield scanner.valueEnd(start);
                 }
+            };
+        }
+
+        private int tree(int start, java.util.function.Consumer<JsonNode> field) {
+            int end = scanner.valueEnd(start);
+            try {
+                field.accept(Json.mapper().readTree(scanner.body(), start, end - start));
+            } catch (IOException e) {
+                throw new MalformedRequestException("", "request body is not valid JSON: " + e.getMessage());
             }
-            if (parser.nextToken() != null) {
-                throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
-            }
-            if (parent == null && !hasObject) {
-                throw new MalformedRequestException("/parent", "not a Metacontroller request: /parent is missing");
-            }
-            return build(controller, parent, children, related, finalizing, hasObject);
-        } catch (JsonProcessingException e) {
-            throw new MalformedRequestException("", "request body is not valid JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new MalformedRequestException("", "request body could not be read: " + e.getMessage());
+            return end;
         }
     }
 

@@ -1,9 +1,6 @@
 package dev.metahook.wire;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collections;
 import java.util.Iterator;
@@ -70,46 +67,47 @@ public final class ObjectMap {
     }
 
     /**
-     * Reads a map from a request body as it streams by, keeping each object as the bytes it was:
-     * only the envelope (groups, keys, that each object is an object) is checked now, the rest when an
-     * object is used. The parser stands on the map's first token.
+     * Reads a map from a request body, keeping each object as the bytes it was: only the envelope
+     * (groups, keys, that each object is an object) is checked now, the rest when an object is used.
+     * Hands the map over and returns the index just after it.
      */
-    static ObjectMap stream(JsonParser parser, byte[] body, String pointer) throws IOException {
-        if (parser.currentToken() == JsonToken.VALUE_NULL) {
-            return EMPTY;
+    static int scan(JsonScanner scanner, int start, String pointer, java.util.function.Consumer<ObjectMap> result) {
+        if (scanner.isNull(start)) {
+            result.accept(EMPTY);
+            return scanner.valueEnd(start);
         }
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            throw new MalformedRequestException(pointer, pointer + ": expected an object map, got " + Shapes.describe(parser.currentToken()));
+        if (scanner.at(start) != '{') {
+            scanner.valueEnd(start);
+            throw new MalformedRequestException(pointer, pointer + ": expected an object map, got " + scanner.describe(start));
         }
         SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups = new TreeMap<>();
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String groupPointer = pointer + "/" + Shapes.escape(parser.currentName());
-            GroupKey key = groupKey(parser.currentName(), groupPointer);
-            JsonToken start = parser.nextToken();
-            if (start == JsonToken.VALUE_NULL) {
+        int end = scanner.fields(start, (group, groupStart) -> {
+            String groupPointer = pointer + "/" + Shapes.escape(group);
+            GroupKey key = groupKey(group, groupPointer);
+            if (scanner.isNull(groupStart)) {
                 groups.put(key, Collections.emptySortedMap());
-                continue;
+                return scanner.valueEnd(groupStart);
             }
-            if (start != JsonToken.START_OBJECT) {
+            if (scanner.at(groupStart) != '{') {
+                scanner.valueEnd(groupStart);
                 throw new MalformedRequestException(groupPointer, groupPointer + ": expected an object of objects by key, got "
-                        + Shapes.describe(start));
+                        + scanner.describe(groupStart));
             }
             SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String objectKey = parser.currentName();
+            int groupEnd = scanner.fields(groupStart, (objectKey, from) -> {
                 String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
-                JsonToken value = parser.nextToken();
-                if (value != JsonToken.START_OBJECT) {
-                    throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + Shapes.describe(value));
+                int to = scanner.valueEnd(from);
+                if (scanner.at(from) != '{') {
+                    throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
-                int from = (int) parser.currentTokenLocation().getByteOffset();
-                parser.skipChildren();
-                int to = (int) parser.currentLocation().getByteOffset();
-                objects.put(objectKey, ObservedObject.lazy(key, objectKey, objectPointer, body, from, to - from));
-            }
+                objects.put(objectKey, ObservedObject.lazy(key, objectKey, objectPointer, scanner.body(), from, to - from));
+                return to;
+            });
             groups.put(key, Collections.unmodifiableSortedMap(objects));
-        }
-        return new ObjectMap(groups);
+            return groupEnd;
+        });
+        result.accept(new ObjectMap(groups));
+        return end;
     }
 
     private static GroupKey groupKey(String text, String pointer) {

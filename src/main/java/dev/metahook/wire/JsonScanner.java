@@ -1,0 +1,368 @@
+package dev.metahook.wire;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Finds where JSON values begin and end in a request body, checking their grammar (RFC 8259:
+ * structure, literals, numbers, string escapes, no raw control characters, well-formed UTF-8) without
+ * building anything. The request decoder uses it for the parts of a body it keeps as bytes: a
+ * streaming parser would tokenize and intern every field name of a child nobody reads, which cost
+ * as much as parsing it. Not thread-safe: one scanner per body.
+ */
+final class JsonScanner {
+    /** Deeper than this is refused, as Jackson's own default nesting limit does. */
+    static final int MAX_DEPTH = 1000;
+
+    /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
+    private static final boolean[] PLAIN = new boolean[256];
+    private static final boolean[] ESCAPES = new boolean[256];
+
+    static {
+        for (int c = 0x20; c < 0x80; c++) {
+            PLAIN[c] = c != '"' && c != '\\';
+        }
+        for (char c : "\"\\/bfnrt".toCharArray()) {
+            ESCAPES[c] = true;
+        }
+    }
+
+    private final byte[] body;
+    private final int limit;
+    private final long[] arrays = new long[(MAX_DEPTH + 63) / 64];
+
+    JsonScanner(byte[] body) {
+        this.body = body;
+        this.limit = body.length;
+    }
+
+    byte[] body() {
+        return body;
+    }
+
+    /** The index of the first byte at or after {@code i} that is not JSON whitespace. */
+    int skipWhitespace(int i) {
+        while (i < limit) {
+            byte c = body[i];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    boolean atEnd(int i) {
+        return i >= limit;
+    }
+
+    byte at(int i) {
+        if (i >= limit) {
+            throw invalid(i, "the body ends too early");
+        }
+        return body[i];
+    }
+
+    /** What the value starting at {@code i} is, in words: "an object", "a string", ... */
+    String describe(int i) {
+        return switch (at(i)) {
+            case '{' -> "an object";
+            case '[' -> "an array";
+            case '"' -> "a string";
+            case 't', 'f' -> "a boolean";
+            case 'n' -> "null";
+            default -> "a number";
+        };
+    }
+
+    boolean isNull(int i) {
+        return i < limit && body[i] == 'n';
+    }
+
+    /** The index just after the value that starts at {@code start} (no whitespace before it). */
+    int valueEnd(int start) {
+        int depth = 0;
+        int i = start;
+        while (true) {
+            byte c = at(i);
+            boolean closed = true;
+            switch (c) {
+                case '{' -> {
+                    depth = open(depth, i, false);
+                    i = skipWhitespace(i + 1);
+                    if (at(i) == '}') {
+                        depth--;
+                        i++;
+                    } else {
+                        i = afterKey(i);
+                        closed = false;
+                    }
+                }
+                case '[' -> {
+                    depth = open(depth, i, true);
+                    i = skipWhitespace(i + 1);
+                    if (at(i) == ']') {
+                        depth--;
+                        i++;
+                    } else {
+                        closed = false;
+                    }
+                }
+                case '"' -> i = stringEnd(i);
+                case 't' -> i = literal(i, "true");
+                case 'f' -> i = literal(i, "false");
+                case 'n' -> i = literal(i, "null");
+                default -> i = numberEnd(i);
+            }
+            while (closed) {
+                if (depth == 0) {
+                    return i;
+                }
+                boolean array = isArray(depth - 1);
+                i = skipWhitespace(i);
+                byte next = at(i);
+                if (next == ',') {
+                    i = skipWhitespace(i + 1);
+                    if (!array) {
+                        i = afterKey(i);
+                    }
+                    closed = false;
+                } else if (next == (array ? ']' : '}')) {
+                    depth--;
+                    i++;
+                } else {
+                    throw invalid(i, "expected ',' or '" + (array ? ']' : '}') + "', got " + shown(next));
+                }
+            }
+            i = skipWhitespace(i);
+        }
+    }
+
+    /** Visits one field of an object and says where its value ends. */
+    @FunctionalInterface
+    interface FieldVisitor {
+        /** @return the index just after the value, which starts at {@code valueStart} */
+        int field(String name, int valueStart);
+    }
+
+    /**
+     * Walks the fields of the object that starts at {@code start}, in order (a repeated name is
+     * visited again); returns the index just after the object.
+     */
+    int fields(int start, FieldVisitor visitor) {
+        int i = skipWhitespace(start + 1);
+        if (at(i) == '}') {
+            return i + 1;
+        }
+        while (true) {
+            int nameEnd = stringEnd(i);
+            String name = text(i, nameEnd);
+            i = skipWhitespace(nameEnd);
+            if (at(i) != ':') {
+                throw invalid(i, "expected ':' after a field name, got " + shown(body[i]));
+            }
+            i = skipWhitespace(visitor.field(name, skipWhitespace(i + 1)));
+            byte next = at(i);
+            if (next == '}') {
+                return i + 1;
+            }
+            if (next != ',') {
+                throw invalid(i, "expected ',' or '}', got " + shown(next));
+            }
+            i = skipWhitespace(i + 1);
+        }
+    }
+
+    /** The end of the string that starts (with its quote) at {@code start}: just after its closing quote. */
+    int stringEnd(int start) {
+        if (at(start) != '"') {
+            throw invalid(start, "expected a string, got " + shown(body[start]));
+        }
+        byte[] b = body;
+        int i = start + 1;
+        while (true) {
+            while (i < limit && PLAIN[b[i] & 0xFF]) {
+                i++;
+            }
+            int c = at(i) & 0xFF;
+            if (c == '"') {
+                return i + 1;
+            } else if (c == '\\') {
+                i = escapeEnd(i);
+            } else if (c < 0x20) {
+                throw invalid(i, "a control character inside a string must be escaped");
+            } else {
+                i = utf8End(i, c);
+            }
+        }
+    }
+
+    /** The text of the string between {@code start} (its opening quote) and {@code end} (just after its closing quote). */
+    String text(int start, int end) {
+        int from = start + 1;
+        int to = end - 1;
+        boolean plain = true;
+        for (int i = from; i < to && plain; i++) {
+            plain = body[i] != '\\' && body[i] >= 0;
+        }
+        if (plain) {
+            return new String(body, from, to - from, StandardCharsets.ISO_8859_1);
+        }
+        StringBuilder out = new StringBuilder(to - from);
+        int run = from;
+        for (int i = from; i < to; ) {
+            if (body[i] != '\\') {
+                i++;
+                continue;
+            }
+            out.append(new String(body, run, i - run, StandardCharsets.UTF_8));
+            byte escaped = body[i + 1];
+            if (escaped == 'u') {
+                out.append((char) Integer.parseInt(new String(body, i + 2, 4, StandardCharsets.ISO_8859_1), 16));
+                i += 6;
+            } else {
+                out.append(switch (escaped) {
+                    case 'b' -> '\b';
+                    case 'f' -> '\f';
+                    case 'n' -> '\n';
+                    case 'r' -> '\r';
+                    case 't' -> '\t';
+                    default -> (char) escaped;
+                });
+                i += 2;
+            }
+            run = i;
+        }
+        return out.append(new String(body, run, to - run, StandardCharsets.UTF_8)).toString();
+    }
+
+    MalformedRequestException invalid(int at, String reason) {
+        return new MalformedRequestException("", "request body is not valid JSON: " + reason + " (at byte " + at + ")");
+    }
+
+    private int open(int depth, int at, boolean array) {
+        if (depth >= MAX_DEPTH) {
+            throw invalid(at, "nested deeper than " + MAX_DEPTH + " levels");
+        }
+        if (array) {
+            arrays[depth >>> 6] |= 1L << depth;
+        } else {
+            arrays[depth >>> 6] &= ~(1L << depth);
+        }
+        return depth + 1;
+    }
+
+    private boolean isArray(int level) {
+        return (arrays[level >>> 6] & (1L << level)) != 0;
+    }
+
+    /** At a key's quote: the index of the value after the key and its colon. */
+    private int afterKey(int i) {
+        if (at(i) != '"') {
+            throw invalid(i, "expected a field name in quotes, got " + shown(body[i]));
+        }
+        i = skipWhitespace(stringEnd(i));
+        if (at(i) != ':') {
+            throw invalid(i, "expected ':' after a field name, got " + shown(body[i]));
+        }
+        return skipWhitespace(i + 1);
+    }
+
+    private int escapeEnd(int i) {
+        byte escaped = at(i + 1);
+        if (escaped == 'u') {
+            for (int k = i + 2; k < i + 6; k++) {
+                if (Character.digit(at(k), 16) < 0) {
+                    throw invalid(k, "\\u must be followed by four hexadecimal digits");
+                }
+            }
+            return i + 6;
+        }
+        if (!ESCAPES[escaped & 0xFF]) {
+            throw invalid(i, "unknown escape \\" + (char) escaped);
+        }
+        return i + 2;
+    }
+
+    /** Checks one multi-byte UTF-8 sequence (no overlong forms, no surrogates, nothing above U+10FFFF). */
+    private int utf8End(int i, int lead) {
+        int length;
+        int low = 0x80;
+        int high = 0xBF;
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            length = 2;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            length = 3;
+            low = lead == 0xE0 ? 0xA0 : 0x80;
+            high = lead == 0xED ? 0x9F : 0xBF;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            length = 4;
+            low = lead == 0xF0 ? 0x90 : 0x80;
+            high = lead == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            throw invalid(i, "not UTF-8");
+        }
+        for (int k = 1; k < length; k++) {
+            int next = at(i + k) & 0xFF;
+            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) {
+                throw invalid(i + k, "not UTF-8");
+            }
+        }
+        return i + length;
+    }
+
+    private int literal(int i, String word) {
+        for (int k = 0; k < word.length(); k++) {
+            if (i + k >= limit || body[i + k] != word.charAt(k)) {
+                throw invalid(i, "unexpected " + shown(body[Math.min(i + k, limit - 1)]) + "; expected " + word);
+            }
+        }
+        return i + word.length();
+    }
+
+    private int numberEnd(int start) {
+        int i = start;
+        if (at(i) == '-') {
+            i++;
+        }
+        if (at(i) == '0') {
+            i++;
+        } else if (isDigit(at(i))) {
+            i = digitsEnd(i);
+        } else {
+            throw invalid(start, "unexpected " + shown(body[start]) + "; expected a value");
+        }
+        if (i < limit && body[i] == '.') {
+            i = requiredDigits(i + 1);
+        }
+        if (i < limit && (body[i] == 'e' || body[i] == 'E')) {
+            i++;
+            if (i < limit && (body[i] == '+' || body[i] == '-')) {
+                i++;
+            }
+            i = requiredDigits(i);
+        }
+        return i;
+    }
+
+    private int requiredDigits(int i) {
+        if (!isDigit(at(i))) {
+            throw invalid(i, "a number needs a digit here");
+        }
+        return digitsEnd(i);
+    }
+
+    private int digitsEnd(int i) {
+        while (i < limit && isDigit(body[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isDigit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static String shown(byte c) {
+        return c >= 0x21 && c < 0x7F ? "'" + (char) c + "'" : String.format("byte 0x%02x", c & 0xFF);
+    }
+}

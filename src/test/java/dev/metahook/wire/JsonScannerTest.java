@@ -1,0 +1,132 @@
+package dev.metahook.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The scanner agrees with Jackson on what is JSON, and finds where each value ends. */
+class JsonScannerTest {
+    private static final JsonFactory JACKSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper(JACKSON);
+    private static final String SAMPLE = "{\"a\": [1, -2.5e+3, 0, true, false, null, \"x\\\"y\\u00e9\\n\"], \"b\": {\"c\": {}, \"d\": []},"
+            + " \"\u00e9t\u00e9\": \"\u65e5\u672c \ud83d\ude00\"}";
+
+    /** Mutations of a sample with every kind of token: each accepted exactly when Jackson accepts it. */
+    @Property(tries = 3000)
+    void acceptsWhatJacksonAccepts(@ForAll("mutations") byte[] text) {
+        boolean accepted = jacksonAccepts(text);
+        assertEquals(accepted, scannerAccepts(text), () -> new String(text, StandardCharsets.UTF_8));
+        Statistics.collect(accepted ? "JSON" : "not JSON");
+        Statistics.coverage(coverage -> {
+            coverage.check("JSON").count(count -> count >= 200);
+            coverage.check("not JSON").count(count -> count >= 200);
+        });
+    }
+
+    @Provide
+    Arbitrary<byte[]> mutations() {
+        byte[] sample = SAMPLE.getBytes(StandardCharsets.UTF_8);
+        String alphabet = "{}[]:,\"\\ -+.0123456789eEtruefalsn\u0001\t";
+        return Arbitraries.longs().map(seed -> {
+            Random random = new Random(seed);
+            StringBuilder out = new StringBuilder(new String(sample, StandardCharsets.ISO_8859_1));
+            for (int edits = 1 + random.nextInt(3); edits > 0; edits--) {
+                int at = random.nextInt(out.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0 -> out.insert(at, c);
+                    case 1 -> out.deleteCharAt(at);
+                    default -> out.setCharAt(at, c);
+                }
+            }
+            return out.toString().getBytes(StandardCharsets.ISO_8859_1);
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-0", "1.5", "1e5", "-1E-5", "\"\"", "true", "null", "[]", "{}", "[[[]]]", "{\"a\":{\"b\":[1,{}]}}",
+            " {\"a\" : 1 } ", "\"\\u00e9\\ud83d\\ude00\""})
+    void acceptsJson(String text) {
+        assertTrue(scannerAccepts(text.getBytes(StandardCharsets.UTF_8)), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"01", "1.", ".5", "1e", "+1", "tru", "nul", "[1,]", "{\"a\":1,}", "{\"a\"}", "{a:1}", "[1 2]", "\"\\x\"",
+            "\"\\u12\"", "'a'", "[", "{\"a\":", "\"open", "NaN", "[1]]"})
+    void refusesWhatIsNot(String text) {
+        assertTrue(!scannerAccepts(text.getBytes(StandardCharsets.UTF_8)), text);
+    }
+
+    @Test
+    void refusesMalformedUtf8AndRawControlCharacters() {
+        for (byte[] text : List.of(new byte[] {'"', (byte) 0xC0, (byte) 0x80, '"'}, new byte[] {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'},
+                new byte[] {'"', (byte) 0xE6, (byte) 0x97, '"'}, new byte[] {'"', (byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80, '"'},
+                new byte[] {'"', 0x01, '"'})) {
+            assertTrue(!scannerAccepts(text));
+        }
+    }
+
+    @Test
+    void findsTheEndOfEachValueAndReadsNamesAsJacksonDoes() throws IOException {
+        byte[] body = SAMPLE.getBytes(StandardCharsets.UTF_8);
+        JsonScanner scanner = new JsonScanner(body);
+        StringBuilder seen = new StringBuilder();
+        int end = scanner.fields(0, (name, start) -> {
+            int valueEnd = scanner.valueEnd(start);
+            seen.append(name).append('=').append(new String(body, start, valueEnd - start, StandardCharsets.UTF_8)).append('\n');
+            return valueEnd;
+        });
+        assertEquals(body.length, end);
+        assertEquals("a=[1, -2.5e+3, 0, true, false, null, \"x\\\"y\\u00e9\\n\"]\nb={\"c\": {}, \"d\": []}\n"
+                + "\u00e9t\u00e9=\"\u65e5\u672c \ud83d\ude00\"\n", seen.toString());
+        byte[] escaped = "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\u65e5\"".getBytes(StandardCharsets.UTF_8);
+        try (JsonParser parser = JACKSON.createParser(escaped)) {
+            parser.nextToken();
+            assertEquals(parser.getText(), new JsonScanner(escaped).text(0, escaped.length));
+        }
+    }
+
+    @Test
+    void refusesNestingDeeperThanTheLimit() {
+        byte[] deep = ("[".repeat(JsonScanner.MAX_DEPTH + 1) + "]".repeat(JsonScanner.MAX_DEPTH + 1)).getBytes(StandardCharsets.UTF_8);
+        MalformedRequestException e = assertThrows(MalformedRequestException.class, () -> new JsonScanner(deep).valueEnd(0));
+        assertTrue(e.getMessage().contains("nested deeper than 1000 levels"), e.getMessage());
+        byte[] limit = ("[".repeat(JsonScanner.MAX_DEPTH) + "]".repeat(JsonScanner.MAX_DEPTH)).getBytes(StandardCharsets.UTF_8);
+        assertEquals(limit.length, new JsonScanner(limit).valueEnd(0));
+    }
+
+    private static boolean scannerAccepts(byte[] text) {
+        JsonScanner scanner = new JsonScanner(text);
+        try {
+            int start = scanner.skipWhitespace(0);
+            return scanner.atEnd(scanner.skipWhitespace(scanner.valueEnd(start)));
+        } catch (MalformedRequestException e) {
+            return false;
+        }
+    }
+
+    private static boolean jacksonAccepts(byte[] text) {
+        try (JsonParser parser = JACKSON.createParser(text)) {
+            return MAPPER.readTree(parser) != null && parser.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
