@@ -6,10 +6,12 @@ import java.io.IOException;
 
 /**
  * A CompositeController sync or finalize request: the controller object, the parent, its observed
- * children, the related objects, and whether this is a finalize call.
+ * children, the related objects, and whether this is a finalize call. The controller tree read from a
+ * body is shared with every other call that carried the same controller: read it, never change it.
  */
 public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectMap children, ObjectMap related,
                                boolean finalizing) {
+    private static final SharedTrees CONTROLLERS = new SharedTrees();
 
     /**
      * Reads a request body in one pass: the controller and the parent become trees, the children and
@@ -57,7 +59,7 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
             return switch (name) {
                 case "children" -> ObjectMap.scan(scanner, start, "/children", map -> children = map);
                 case "related" -> ObjectMap.scan(scanner, start, "/related", map -> related = map);
-                case "controller" -> tree(start, node -> controller = node);
+                case "controller" -> controller(start);
                 case "parent" -> tree(start, node -> parent = node);
                 case "finalizing" -> tree(start, node -> finalizing = node);
                 default -> {
@@ -65,6 +67,17 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
                     yield scanner.valueEnd(start);
                 }
             };
+        }
+
+        /** The controller object is the same bytes on every call of a controller: parsed once, shared, read only. */
+        private int controller(int start) {
+            int end = scanner.valueEnd(start);
+            try {
+                controller = CONTROLLERS.tree(scanner.body(), start, end);
+            } catch (IOException e) {
+                throw new MalformedRequestException("/controller", "request body is not valid JSON: " + e.getMessage());
+            }
+            return end;
         }
 
         private int tree(int start, java.util.function.Consumer<JsonNode> field) {

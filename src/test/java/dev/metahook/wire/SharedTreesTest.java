@@ -1,0 +1,42 @@
+package dev.metahook.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class SharedTreesTest {
+    private final SharedTrees trees = new SharedTrees();
+
+    @Test
+    void parsesTheSameBytesOnceWhereverTheyStandInTheBody() throws IOException {
+        byte[] first = "{\"controller\":{\"spec\":{\"resyncPeriodSeconds\":30}}}".getBytes(StandardCharsets.UTF_8);
+        byte[] second = "{ \"controller\" : {\"spec\":{\"resyncPeriodSeconds\":30}} }".getBytes(StandardCharsets.UTF_8);
+        JsonNode one = trees.tree(first, 14, first.length - 1);
+        JsonNode two = trees.tree(second, 17, second.length - 2);
+        assertSame(one, two);
+        assertEquals(30, one.at("/spec/resyncPeriodSeconds").intValue());
+    }
+
+    @Test
+    void otherBytesGiveAnotherTree() throws IOException {
+        byte[] a = "{\"spec\":1}".getBytes(StandardCharsets.UTF_8);
+        byte[] b = "{\"spec\":2}".getBytes(StandardCharsets.UTF_8);
+        assertNotSame(trees.tree(a, 0, a.length), trees.tree(b, 0, b.length));
+        assertEquals(2, trees.tree(b, 0, b.length).path("spec").intValue());
+    }
+
+    @Test
+    void holdsABoundedNumber() throws IOException {
+        for (int i = 0; i < SharedTrees.CAPACITY * 3; i++) {
+            byte[] text = ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+            assertEquals(i, trees.tree(text, 0, text.length).path("n").intValue());
+            assertTrue(trees.size() <= SharedTrees.CAPACITY);
+        }
+    }
+}
