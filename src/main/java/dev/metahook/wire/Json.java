@@ -1,5 +1,6 @@
 package dev.metahook.wire;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.io.IOException;
 
 /**
@@ -28,6 +30,7 @@ import java.io.IOException;
 public final class Json {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .addModule(new BlackbirdModule())
+            .addMixIn(ObjectMeta.class, ManagedFieldsUnread.class)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
@@ -43,6 +46,15 @@ public final class Json {
             .build();
 
     private Json() {
+    }
+
+    /**
+     * {@code metadata.managedFields} is not read into typed objects: it is the API server's record of
+     * who set which field, nearly half the bytes of an observed child, and no hook acts on it. It is
+     * still written when set, and the request's bytes keep it.
+     */
+    @JsonIgnoreProperties(value = "managedFields", allowGetters = true)
+    private abstract static class ManagedFieldsUnread {
     }
 
     /** The shared mapper; thread-safe, never reconfigured. */

@@ -25,6 +25,19 @@ class WireModelTest {
     }
 
     @Test
+    void typedObjectsLeaveManagedFieldsUnreadButWriteThemWhenSet() throws Exception {
+        CompositeRequest request = CompositeRequest.read(Fixtures.bytes("captured/v1.5.14-webapp-sync-observed.request.json"));
+        ObservedObject observed = request.children().entries().get(0);
+        assertTrue(observed.tree().at("/metadata/managedFields").size() > 0, "the request carries managedFields");
+        io.fabric8.kubernetes.api.model.HasMetadata typed = observed.read(io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+        assertTrue(typed.getMetadata().getManagedFields().isEmpty());
+        assertEquals(observed.tree().at("/metadata/uid").asText(), typed.getMetadata().getUid());
+        io.fabric8.kubernetes.api.model.ObjectMeta metadata = new io.fabric8.kubernetes.api.model.ObjectMeta();
+        metadata.setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntry(null, null, null, "metahook", null, null, null)));
+        assertEquals("metahook", Json.tree(metadata).at("/managedFields/0/manager").asText());
+    }
+
+    @Test
     void decoratorRequestRoundTrips() {
         JsonNode body = Fixtures.json("metacontroller/03-decorator-sync-v1.request.json");
         assertEquals(body, DecoratorRequest.read(body).toJson());
