@@ -5,9 +5,8 @@ import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
-import java.time.OffsetDateTime;
+import java.time.YearMonth;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,6 +22,8 @@ import java.util.regex.Pattern;
  */
 public final class Conditions {
     private static final Pattern REASON = Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+    private static final Pattern RFC_3339 = Pattern.compile(
+            "\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)");
     private static final int MAX_REASON = 1024;
     private static final int MAX_MESSAGE = 32768;
 
@@ -88,16 +89,14 @@ public final class Conditions {
         return DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
     }
 
+    /** Whether a carried-forward time is RFC 3339 as the API server writes it, checked without a date parser (it runs on every call). */
     private static boolean parses(JsonNode time) {
-        if (!time.isTextual()) {
+        if (!time.isTextual() || !RFC_3339.matcher(time.textValue()).matches()) {
             return false;
         }
-        try {
-            OffsetDateTime.parse(time.textValue());
-            return true;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
+        String text = time.textValue();
+        int day = Integer.parseInt(text.substring(8, 10));
+        return day <= 28 || day <= YearMonth.of(Integer.parseInt(text.substring(0, 4)), Integer.parseInt(text.substring(5, 7))).lengthOfMonth();
     }
 
     private static String truncate(String message) {

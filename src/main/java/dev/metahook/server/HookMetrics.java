@@ -15,7 +15,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,6 +34,7 @@ final class HookMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<CallKey, CallMeters> calls = new ConcurrentHashMap<>();
     private final Set<String> controllers;
 
     HookMetrics(Set<String> controllers) {
@@ -60,22 +63,42 @@ final class HookMetrics {
         inFlight.decrementAndGet();
         String controllerTag = controllers.contains(controller) ? controller : "unknown";
         String hookTag = HOOKS.contains(hook) ? hook : "unknown";
-        Timer.builder("metahook.hook.requests").description("Hook calls and how long they took")
-                .tags("controller", controllerTag, "hook", hookTag, "outcome", answer.outcome(), "code", Integer.toString(status))
-                .serviceLevelObjectives(LATENCY_BUCKETS)
-                .register(registry).record(took);
-        children("observed", controllerTag, hookTag).record(answer.facts().observed());
+        CallMeters meters = calls.computeIfAbsent(new CallKey(controllerTag, hookTag, answer.outcome(), status), this::meters);
+        meters.requests().record(took);
+        meters.observed().record(answer.facts().observed());
         if (answer.status() == 200) {
-            children("desired", controllerTag, hookTag).record(answer.facts().desired());
+            meters.desired().record(answer.facts().desired());
         }
         if ("response-refused".equals(answer.outcome())) {
-            Counter.builder("metahook.hook.refused").description("Answers the guards refused to send")
-                    .tags("controller", controllerTag, "hook", hookTag).register(registry).increment();
+            meters.refused().increment();
         }
         if (status == 304) {
-            Counter.builder("metahook.hook.not.modified").description("Answers replaced by 304 Not Modified")
-                    .tags("controller", controllerTag, "hook", hookTag).register(registry).increment();
+            meters.notModified().increment();
         }
+    }
+
+    /** The labels of one kind of call; every value comes from a bounded set. */
+    private record CallKey(String controller, String hook, String outcome, int status) {
+    }
+
+    /** The meters one kind of call updates, looked up in the registry once rather than on every call. */
+    private record CallMeters(Timer requests, DistributionSummary observed, DistributionSummary desired, Counter refused,
+                              Counter notModified) {
+    }
+
+    private CallMeters meters(CallKey key) {
+        Timer requests = Timer.builder("metahook.hook.requests").description("Hook calls and how long they took")
+                .tags("controller", key.controller(), "hook", key.hook(), "outcome", key.outcome(), "code", Integer.toString(key.status()))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry);
+        Counter refused = "response-refused".equals(key.outcome()) ? Counter.builder("metahook.hook.refused")
+                .description("Answers the guards refused to send")
+                .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+        Counter notModified = key.status() == 304 ? Counter.builder("metahook.hook.not.modified")
+                .description("Answers replaced by 304 Not Modified")
+                .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+        return new CallMeters(requests, children("observed", key.controller(), key.hook()),
+                children("desired", key.controller(), key.hook()), refused, notModified);
     }
 
     /** The Prometheus text exposition. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Writes a tree as compact JSON whose bytes depend only on its content: object keys sorted by Unicode
@@ -21,6 +22,7 @@ public final class CanonicalJson {
     private static final int MAX_PLAIN_INTEGER_DIGITS = 21;
 
     static final Comparator<String> CODE_POINT_ORDER = CanonicalJson::compareCodePoints;
+    private static final Comparator<Map.Entry<String, JsonNode>> FIELD_ORDER = (a, b) -> compareCodePoints(a.getKey(), b.getKey());
 
     private CanonicalJson() {
     }
@@ -59,15 +61,15 @@ public final class CanonicalJson {
     }
 
     private static void writeObject(JsonGenerator out, JsonNode node) throws IOException {
-        List<String> names = new ArrayList<>(node.size());
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            names.add(it.next());
+        List<Map.Entry<String, JsonNode>> fields = new ArrayList<>(node.size());
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            fields.add(it.next());
         }
-        names.sort(CODE_POINT_ORDER);
+        fields.sort(FIELD_ORDER);
         out.writeStartObject();
-        for (String name : names) {
-            out.writeFieldName(name);
-            write(out, node.get(name));
+        for (Map.Entry<String, JsonNode> field : fields) {
+            out.writeFieldName(field.getKey());
+            write(out, field.getValue());
         }
         out.writeEndObject();
     }
@@ -96,18 +98,24 @@ public final class CanonicalJson {
         return value.signum() == 0 || value.scale() <= 0 || value.stripTrailingZeros().scale() <= 0;
     }
 
+    /**
+     * Code point order from UTF-16 units: the first unit that differs decides, except that a surrogate
+     * (part of a code point above U+FFFF) sorts after every unit from U+E000 up: from U+D800 up, units
+     * are ranked with the surrogates moved above the rest.
+     */
     private static int compareCodePoints(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
+        int length = Math.min(a.length(), b.length());
+        for (int k = 0; k < length; k++) {
+            char ca = a.charAt(k);
+            char cb = b.charAt(k);
             if (ca != cb) {
-                return Integer.compare(ca, cb);
+                return ca >= Character.MIN_SURROGATE && cb >= Character.MIN_SURROGATE ? Integer.compare(rank(ca), rank(cb)) : ca - cb;
             }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
         }
-        return Integer.compare(a.length() - i, b.length() - j);
+        return a.length() - b.length();
+    }
+
+    private static int rank(char unit) {
+        return Character.isSurrogate(unit) ? unit + 0x2000 : unit - 0x800;
     }
 }

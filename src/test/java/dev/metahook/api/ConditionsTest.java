@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ConditionsTest {
     private static final Clock NOW = Clock.fixed(Instant.parse("2026-11-29T16:04:05.789Z"), ZoneOffset.UTC);
@@ -46,6 +48,21 @@ class ConditionsTest {
         assertEquals("2026-11-29T16:04:05Z", Conditions.from(parent("Ready", "True", null), NOW)
                 .set("Ready", true, "Available", "").list().get(0).getLastTransitionTime());
         assertEquals("2026-11-29T16:04:05Z", Conditions.from(parent("Ready", "True", "yesterday"), NOW)
+                .set("Ready", true, "Available", "").list().get(0).getLastTransitionTime());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-01T24:00:00Z",
+            "2026-11-01 00:00:00Z", "2026-11-01T00:00:00", "2026-11-01T00:00:00.Z", "2026-11-01T00:00:00+1:00", ""})
+    void takesTheCurrentTimeWhenThePreviousOneIsNotRfc3339(String time) {
+        assertEquals("2026-11-29T16:04:05Z", Conditions.from(parent("Ready", "True", time), NOW)
+                .set("Ready", true, "Available", "").list().get(0).getLastTransitionTime());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2024-02-29T23:59:59Z", "2026-11-01T00:00:00.123456789Z", "2026-12-31T12:00:00-08:00"})
+    void carriesForwardEveryRfc3339Time(String time) {
+        assertEquals(time, Conditions.from(parent("Ready", "True", time), NOW)
                 .set("Ready", true, "Available", "").list().get(0).getLastTransitionTime());
     }
 
