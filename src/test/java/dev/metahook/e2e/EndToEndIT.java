@@ -6,180 +6,117 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.sim.ControllerSpec;
-import dev.metahook.sim.HttpHook;
 import dev.metahook.sim.ObjectRef;
-import dev.metahook.sim.Simulation;
-import dev.metahook.testing.Cluster;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * metahook's controllers against a real kube-apiserver and garbage collector (src/e2e/control-plane),
- * Metacontroller played by the simulator writing through the API server, the hook service running as
- * {@code target/metahook.jar}. The test plays the kubelet and workload controllers by writing status.
+ * metahook's controllers against a real API server: on the local rig (control plane from
+ * src/e2e/control-plane, the simulator as Metacontroller, the test as the workloads), or, with
+ * {@code METAHOOK_E2E_KUBECONFIG} set, on a cluster with the real Metacontroller and real workloads.
+ * The same steps and checks either way.
  */
 class EndToEndIT {
-    private static Path dir;
-    private static Process hookService;
-    private static KubernetesClient client;
-    private static int port;
+    private static Rig rig;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("metahook-e2e");
-        run(Duration.ofMinutes(20), "bash", "src/e2e/control-plane", "start", dir.toString());
-        run(Duration.ofMinutes(2), "kubectl", "apply", "-f", "metacontroller/crd-webapps.yaml", "-f", "metacontroller/crd-databases.yaml");
-        run(Duration.ofMinutes(2), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
-                "crd/webapps.metahook.dev", "crd/databases.metahook.dev");
-        run(Duration.ofMinutes(2), "bash", "src/e2e/control-plane", "controllers", dir.toString());
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(dir.resolve("kubeconfig")))).build();
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        ProcessBuilder builder = new ProcessBuilder("java", "-jar", "target/metahook.jar").redirectErrorStream(true)
-                .redirectOutput(dir.resolve("metahook.log").toFile());
-        builder.environment().put("PORT", Integer.toString(port));
-        builder.environment().put("HOST", "127.0.0.1");
-        builder.environment().put("METAHOOK_DATABASE_KEY", "an end-to-end test key");
-        hookService = builder.start();
-        waitFor(() -> {
-            try {
-                return URI.create("http://127.0.0.1:" + port + "/readyz").toURL().openConnection().getInputStream().readAllBytes().length > 0;
-            } catch (java.io.IOException notYet) {
-                return false;
-            }
-        });
+        rig = Rig.fromEnvironment();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (hookService != null) {
-            hookService.destroy();
-            hookService.waitFor(30, TimeUnit.SECONDS);
+        if (rig != null) {
+            rig.close();
         }
-        if (client != null) {
-            client.close();
-        }
-        run(Duration.ofMinutes(1), "bash", "src/e2e/control-plane", "stop", dir.toString());
     }
 
-    private static Simulation simulation(String controller, List<String[]> kinds) {
-        ControllerSpec spec = ControllerSpec.read(Cluster.manifest("metacontroller/" + controller + "-controller.yaml"));
-        return new Simulation(spec, HttpHook.of(spec, URI.create("http://127.0.0.1:" + port)),
-                new ApiServerCluster(client, "default", kinds));
+    private static ObjectNode current(ObjectRef ref) {
+        return rig.get(ref).orElseThrow(() -> new AssertionError(ref + " does not exist"));
     }
 
-    private static String reasons(Simulation simulation, ObjectRef parent) {
+    private static String reasons(ObjectRef parent) {
         StringBuilder out = new StringBuilder();
-        simulation.store().get(parent).orElseThrow().at("/status/conditions").forEach(c -> out.append(out.length() == 0 ? "" : " ")
+        current(parent).at("/status/conditions").forEach(c -> out.append(out.length() == 0 ? "" : " ")
                 .append(c.get("type").asText()).append('=').append(c.get("status").asText()).append('/').append(c.get("reason").asText()));
         return out.toString();
     }
 
+    /** The status answers the parent's latest spec: every condition observed this generation. */
+    private static boolean current(ObjectRef parent, String reasons) {
+        ObjectNode object = current(parent);
+        long generation = object.at("/metadata/generation").asLong();
+        for (JsonNode condition : object.at("/status/conditions")) {
+            if (condition.path("observedGeneration").asLong() != generation) {
+                return false;
+            }
+        }
+        return reasons(parent).equals(reasons);
+    }
+
+    private static Optional<ObjectNode> child(ObjectRef parent, String apiVersion, String kind, String name) {
+        return rig.get(new ObjectRef(apiVersion, kind, parent.namespace(), name));
+    }
+
     @Test
     void webAppGoesFromCreatingToAvailableRollsAndGoesAwayWithItsChildren() throws Exception {
-        Simulation simulation = simulation("webapp", List.of(new String[] {"metahook.dev/v1", "WebApp"},
-                new String[] {"apps/v1", "Deployment"}, new String[] {"v1", "Service"}));
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/webapp.yaml"));
-        simulation.pass(parent, false);
-        assertEquals("Ready=False/Creating Reconciling=True/Creating Stalled=False/Creating", reasons(simulation, parent));
-        assertTrue(simulation.converge(parent, 10, false).converged());
-        ObjectNode deployment = simulation.store().get(new ObjectRef("apps/v1", "Deployment", "default", "hello")).orElseThrow();
+        ObjectRef parent = rig.create(rig.example("webapp.yaml"));
+        rig.await("webapp", parent, false, "children created", () -> child(parent, "apps/v1", "Deployment", "hello").isPresent()
+                && child(parent, "v1", "Service", "hello").isPresent() && current(parent).at("/status/conditions").size() == 3);
+        ObjectNode deployment = child(parent, "apps/v1", "Deployment", "hello").orElseThrow();
         assertEquals("WebApp", deployment.at("/metadata/ownerReferences/0/kind").asText());
         assertTrue(deployment.at("/metadata/ownerReferences/0/controller").asBoolean());
-        assertTrue(simulation.store().get(new ObjectRef("v1", "Service", "default", "hello")).orElseThrow().at("/spec/clusterIP").isTextual());
+        assertTrue(child(parent, "v1", "Service", "hello").orElseThrow().at("/spec/clusterIP").isTextual(), "the API server defaulted the Service");
 
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals("Ready=True/Available Reconciling=False/Available Stalled=False/Available", reasons(simulation, parent));
+        rig.await("webapp", parent, true, "Available", () -> current(parent, "Ready=True/Available Reconciling=False/Available Stalled=False/Available"));
+        List<String> phases = rig.seen(parent, "/status/conditions/0/reason");
+        assertEquals("Creating", phases.get(0), "first seen as " + phases);
+        assertEquals("Available", phases.get(phases.size() - 1));
 
-        ObjectNode edited = Cluster.manifest("examples/webapp.yaml");
-        edited.with("spec").put("image", "ghcr.io/example/hello:1.5.0");
-        simulation.edit(edited);
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals("ghcr.io/example/hello:1.5.0", simulation.store().get(new ObjectRef("apps/v1", "Deployment", "default", "hello"))
-                .orElseThrow().at("/spec/template/spec/containers/0/image").asText());
-        assertEquals("Available", simulation.store().get(parent).orElseThrow().at("/status/conditions/0/reason").asText());
+        ObjectNode edited = rig.example("webapp.yaml");
+        edited.with("spec").withArray("env").removeAll().addObject().put("name", "GREETING").put("value", "hello");
+        rig.edit(edited);
+        rig.await("webapp", parent, true, "the new pod template rolled out", () ->
+                child(parent, "apps/v1", "Deployment", "hello").orElseThrow().at("/spec/template/spec/containers/0/env/0/value").asText().equals("hello")
+                        && current(parent, "Ready=True/Available Reconciling=False/Available Stalled=False/Available"));
 
-        assertNotEquals(0, exitCode("kubectl", "patch", "webapp", "hello", "--type=merge", "-p", "{\"spec\":{\"port\":70000}}"),
+        assertNotEquals(0, rig.kubectl("-n", parent.namespace(), "patch", "webapp", "hello", "--type=merge", "-p", "{\"spec\":{\"port\":70000}}"),
                 "the CRD schema refuses an invalid port");
 
-        String uid = simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText();
-        assertEquals(2, simulation.store().ownedBy(uid).size());
-        simulation.delete(parent);
-        waitFor(() -> simulation.store().ownedBy(uid).isEmpty());
+        String uid = current(parent).at("/metadata/uid").asText();
+        assertEquals(2, rig.ownedBy(uid).size());
+        rig.delete(parent);
+        rig.await("webapp", parent, true, "the WebApp and its children gone", () -> rig.get(parent).isEmpty() && rig.ownedBy(uid).isEmpty());
     }
 
     @Test
     void databaseIsProvisionedStallsOnABadEditAndIsTornDownStepByStep() throws Exception {
-        Simulation simulation = simulation("database", List.of(new String[] {"metahook.dev/v1", "Database"},
-                new String[] {"v1", "Secret"}, new String[] {"v1", "Service"}, new String[] {"apps/v1", "StatefulSet"},
-                new String[] {"batch/v1", "Job"}));
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
-        assertTrue(simulation.converge(parent, 10, false).converged());
-        assertEquals("Provisioning", simulation.store().get(parent).orElseThrow().at("/status/phase").asText());
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals("Ready", simulation.store().get(parent).orElseThrow().at("/status/phase").asText());
-        ObjectRef statefulSet = new ObjectRef("apps/v1", "StatefulSet", "default", "orders");
-        JsonNode before = simulation.store().get(statefulSet).orElseThrow().at("/metadata/resourceVersion");
+        ObjectRef parent = rig.create(rig.example("database.yaml"));
+        rig.await("database", parent, false, "Provisioning", () -> current(parent).at("/status/phase").asText().equals("Provisioning")
+                || current(parent).at("/status/phase").asText().equals("Ready"));
+        rig.await("database", parent, true, "Ready", () -> current(parent).at("/status/phase").asText().equals("Ready"));
+        List<String> phases = rig.seen(parent, "/status/phase");
+        assertEquals(List.of("Provisioning", "Ready"), phases.subList(phases.indexOf("Provisioning"), phases.size()));
+        long generation = child(parent, "apps/v1", "StatefulSet", "orders").orElseThrow().at("/metadata/generation").asLong();
 
-        ObjectNode edited = Cluster.manifest("examples/database.yaml");
+        ObjectNode edited = rig.example("database.yaml");
         edited.with("spec").put("storage", "2Gi");
-        simulation.edit(edited);
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals("Failed", simulation.store().get(parent).orElseThrow().at("/status/phase").asText());
-        assertEquals(before, simulation.store().get(statefulSet).orElseThrow().at("/metadata/resourceVersion"),
+        rig.edit(edited);
+        rig.await("database", parent, true, "Failed", () -> current(parent).at("/status/phase").asText().equals("Failed"));
+        assertEquals(generation, child(parent, "apps/v1", "StatefulSet", "orders").orElseThrow().at("/metadata/generation").asLong(),
                 "a spec the controller refuses touches no child");
 
-        String uid = simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText();
-        simulation.delete(parent);
-        simulation.pass(parent, false);
-        assertEquals(0, simulation.store().get(statefulSet).orElseThrow().at("/spec/replicas").intValue());
-        assertTrue(simulation.converge(parent, 20, true).converged());
-        assertTrue(simulation.store().get(parent).isEmpty(), "finalized and deleted");
-        waitFor(() -> simulation.store().ownedBy(uid).isEmpty());
+        String uid = current(parent).at("/metadata/uid").asText();
+        rig.delete(parent);
+        rig.await("database", parent, false, "drained", () -> child(parent, "apps/v1", "StatefulSet", "orders")
+                .map(statefulSet -> statefulSet.at("/spec/replicas").intValue() == 0).orElse(false));
+        rig.await("database", parent, true, "backed up, finalized, gone with its children",
+                () -> rig.get(parent).isEmpty() && rig.ownedBy(uid).isEmpty());
+        List<String> steps = rig.seen(parent, "/status/conditions/1/reason");
+        assertEquals(List.of("Draining", "BackingUp"), steps.subList(steps.indexOf("Draining"), steps.indexOf("BackingUp") + 1),
+                "the teardown steps as seen: " + steps);
     }
-
-    private static void run(Duration limit, String... command) throws Exception {
-        assertEquals(0, exitCode(limit, command), String.join(" ", command));
-    }
-
-    private static int exitCode(String... command) throws Exception {
-        return exitCode(Duration.ofMinutes(1), command);
-    }
-
-    private static int exitCode(Duration limit, String... command) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-        if (dir != null && Files.exists(dir.resolve("kubeconfig"))) {
-            builder.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
-        }
-        Process process = builder.start();
-        if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            return -1;
-        }
-        return process.exitValue();
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 60 s");
-            }
-            Thread.sleep(200);
-        }
-    }
-
 }

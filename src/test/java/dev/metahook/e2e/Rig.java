@@ -1,0 +1,55 @@
+package dev.metahook.e2e;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.sim.ObjectRef;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the end-to-end tests run: the local control plane with the simulator playing Metacontroller
+ * and the test playing the workloads ({@link LocalRig}), or a cluster with the real Metacontroller,
+ * metahook deployed from {@code metacontroller/} and real workloads ({@link ClusterRig}).
+ */
+interface Rig extends AutoCloseable {
+    /** The environment variable naming a kubeconfig: set, the tests run on that cluster. */
+    String KUBECONFIG = "METAHOOK_E2E_KUBECONFIG";
+
+    static Rig fromEnvironment() throws Exception {
+        String kubeconfig = System.getenv(KUBECONFIG);
+        return kubeconfig == null || kubeconfig.isBlank() ? LocalRig.start() : ClusterRig.start(Path.of(kubeconfig));
+    }
+
+    /** A check that the rig runs the controllers towards. */
+    @FunctionalInterface
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** An example from {@code examples/}, in this rig's namespace, with images this rig can run. */
+    ObjectNode example(String file);
+
+    ObjectRef create(ObjectNode manifest);
+
+    /** Replaces the parent's spec with the manifest's. */
+    void edit(ObjectNode manifest);
+
+    Optional<ObjectNode> get(ObjectRef ref);
+
+    /** The objects whose controller owner reference names this uid. */
+    List<ObjectNode> ownedBy(String uid);
+
+    void delete(ObjectRef ref);
+
+    /**
+     * Lets the controller of {@code parent} work until the check holds: the local rig syncs to a fixed
+     * point (workloads ready or not, as asked) and fails on a hot loop; a cluster is given time.
+     */
+    void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception;
+
+    /** Every value the parent's status had at this JSON pointer, in order, repeats left out. */
+    List<String> seen(ObjectRef parent, String pointer);
+
+    /** Runs kubectl against this rig's cluster; the exit code. */
+    int kubectl(String... arguments) throws Exception;
+}
