@@ -9,10 +9,16 @@ final class BodyReader {
     private BodyReader() {
     }
 
-    /** The body, or null when it is larger than {@code limit}. */
+    /**
+     * The body, or null when it is larger than {@code limit}. A declared length (HTTP/1.1 holds the
+     * body to it) is read straight into an array of that size; a chunked body is gathered up to the limit.
+     */
     static byte[] read(InputStream in, long declaredLength, long limit) throws IOException {
         if (declaredLength > limit) {
             return null;
+        }
+        if (declaredLength >= 0) {
+            return in.readNBytes((int) declaredLength);
         }
         int initial = (int) Math.min(Math.max(declaredLength, 8192), limit);
         ByteArrayOutputStream out = new ByteArrayOutputStream(initial);

@@ -1,5 +1,7 @@
 package dev.metahook.wire;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -80,14 +82,19 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
             return end;
         }
 
+        /** An object is parsed by Jackson where it stands, which finds its end too; anything else is scanned first. */
         private int tree(int start, java.util.function.Consumer<JsonNode> field) {
-            int end = scanner.valueEnd(start);
-            try {
-                field.accept(Json.mapper().readTree(scanner.body(), start, end - start));
+            byte[] body = scanner.body();
+            boolean object = scanner.at(start) == '{';
+            int scanned = object ? -1 : scanner.valueEnd(start);
+            try (JsonParser parser = Json.mapper().createParser(body, start, (object ? body.length : scanned) - start)) {
+                field.accept(Json.mapper().readTree(parser));
+                return object ? start + (int) parser.currentLocation().getByteOffset() : scanned;
+            } catch (JsonProcessingException e) {
+                throw new MalformedRequestException("", "request body is not valid JSON: " + e.getOriginalMessage());
             } catch (IOException e) {
                 throw new MalformedRequestException("", "request body is not valid JSON: " + e.getMessage());
             }
-            return end;
         }
     }
 

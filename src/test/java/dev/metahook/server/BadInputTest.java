@@ -1,6 +1,7 @@
 package dev.metahook.server;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -140,6 +141,21 @@ class BadInputTest {
     void answersBodyOverTheLimitWith413() {
         String big = "{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}";
         problem("/widget/sync", big, 413).body("detail", containsString("65536 bytes"));
+    }
+
+    @Test
+    void readsAChunkedBodyAndRefusesOneOverTheLimit() throws Exception {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        byte[] good = Requests.bytes(Requests.sync(Requests.widget("chunked", 2, "ok"), List.of(), false));
+        byte[] big = ("{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+        for (byte[] body : List.of(good, big)) {
+            java.net.http.HttpResponse<String> response = client.send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + server.port() + "/widget/sync"))
+                    .header("Content-Type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(body == good ? 200 : 413, response.statusCode(), response.body());
+        }
     }
 
     @Test
