@@ -28,7 +28,7 @@ final class DesiredChildren {
     static List<ObjectNode> of(SyncResult result, ObjectMap observed, String parentNamespace) {
         List<ObjectNode> children = new ArrayList<>();
         if (result.keepsObserved()) {
-            observed.all().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));
+            observed.entries().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));
         }
         List<String> notObjects = new ArrayList<>();
         for (HasMetadata child : result.children()) {

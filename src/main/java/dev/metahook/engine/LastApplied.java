@@ -3,7 +3,10 @@ package dev.metahook.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.LastAppliedConfiguration;
+import dev.metahook.wire.ObservedObject;
+import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * An observed child as Metacontroller last applied it: the compact JSON in its
@@ -21,13 +24,39 @@ final class LastApplied {
     private LastApplied() {
     }
 
+    /**
+     * The same from an observed object as the request carried it: from its annotation when it has a
+     * fitting one, read without building the object's tree; from the whole object otherwise.
+     */
+    static ObjectNode of(ObservedObject observed, String parentNamespace) {
+        ObservedObject.Summary summary;
+        try {
+            summary = observed.summary();
+        } catch (IOException unreadable) {
+            return of(observed.tree(), parentNamespace);
+        }
+        String name = observed.name();
+        boolean fits = summary.wellFormed() && observed.group().kind().equals(summary.kind()) && observed.group().apiVersion().equals(summary.apiVersion())
+                && name.equals(summary.name()) && !name.isEmpty();
+        Optional<ObjectNode> applied = fits ? LastAppliedConfiguration.parse(summary.lastApplied())
+                .filter(json -> json.path("kind").asText().equals(summary.kind())
+                        && json.path("apiVersion").asText().equals(summary.apiVersion())
+                        && json.path("metadata").path("name").asText().equals(summary.name())) : Optional.empty();
+        return applied.isPresent() ? withoutServerFields(applied.get(), summary.namespace(), parentNamespace)
+                : of(observed.tree(), parentNamespace);
+    }
+
     static ObjectNode of(ObjectNode observed, String parentNamespace) {
         ObjectNode child = LastAppliedConfiguration.of(observed).filter(applied -> sameObject(applied, observed))
                 .orElseGet(observed::deepCopy);
+        return withoutServerFields(child, observed.path("metadata").path("namespace").asText(""), parentNamespace);
+    }
+
+    private static ObjectNode withoutServerFields(ObjectNode child, String observedNamespace, String parentNamespace) {
         child.remove("status");
         ObjectNode metadata = child.with("metadata");
         SERVER_METADATA.forEach(metadata::remove);
-        String namespace = observed.path("metadata").path("namespace").asText("");
+        String namespace = observedNamespace == null ? "" : observedNamespace;
         if (!namespace.isEmpty()) {
             metadata.put("namespace", namespace);
         } else if (parentNamespace != null) {

@@ -68,7 +68,7 @@ final class ObservedView implements ObservedChildren {
     public <T extends HasMetadata> Optional<T> lastApplied(Class<T> type, String name) {
         GroupKey key = groupOf(type);
         return find(key, parentNamespace, name)
-                .map(object -> convert(LastApplied.of(object.tree(), parentNamespace.isEmpty() ? null : parentNamespace), type, object));
+                .map(object -> convert(LastApplied.of(object, parentNamespace.isEmpty() ? null : parentNamespace), type, object));
     }
 
     @Override

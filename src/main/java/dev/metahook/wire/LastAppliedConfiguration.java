@@ -17,12 +17,16 @@ public final class LastAppliedConfiguration {
 
     /** What the annotation holds, when there is one and it is a JSON object. */
     public static Optional<ObjectNode> of(JsonNode observed) {
-        JsonNode text = observed.path("metadata").path("annotations").path(ANNOTATION);
-        if (!text.isTextual()) {
+        return parse(observed.path("metadata").path("annotations").path(ANNOTATION).textValue());
+    }
+
+    /** The annotation's text as an object, when it is one. */
+    public static Optional<ObjectNode> parse(String text) {
+        if (text == null) {
             return Optional.empty();
         }
         try {
-            JsonNode parsed = Json.parse(text.textValue().getBytes(StandardCharsets.UTF_8));
+            JsonNode parsed = Json.parse(text.getBytes(StandardCharsets.UTF_8));
             return parsed.isObject() ? Optional.of((ObjectNode) parsed) : Optional.empty();
         } catch (MalformedRequestException unreadable) {
             return Optional.empty();

@@ -1,5 +1,7 @@
 package dev.metahook.wire;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -87,6 +89,77 @@ public final class ObservedObject {
     public <T> T read(Class<T> type) throws IOException {
         ObjectNode parsed = tree;
         return parsed != null ? Json.convert(parsed, type) : Json.mapper().readValue(source, offset, length, type);
+    }
+
+    /**
+     * What identifies an object, and its last-applied annotation (null when it has none or it is not
+     * a string); {@code wellFormed} is false when an identity field is there but not a string.
+     */
+    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied, boolean wellFormed) {
+    }
+
+    /**
+     * The object's identity and last-applied annotation, read from its bytes without building its
+     * tree (from the tree when it was built). Nothing is checked here: the caller compares it with
+     * the object's place in the request and asks {@link #tree()} when it does not fit.
+     */
+    public Summary summary() throws IOException {
+        ObjectNode parsed = tree;
+        if (parsed != null) {
+            JsonNode metadata = parsed.path("metadata");
+            JsonNode annotation = metadata.path("annotations").path(LastAppliedConfiguration.ANNOTATION);
+            return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
+                    metadata.path("namespace").textValue(), annotation.textValue(), true);
+        }
+        String apiVersion = null;
+        String kind = null;
+        String[] metadata = {null, null, null, null};
+        try (JsonParser parser = Json.mapper().createParser(source, offset, length)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return new Summary(null, null, null, null, null, false);
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (field) {
+                    case "apiVersion" -> apiVersion = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    case "kind" -> kind = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    case "metadata" -> readMetadata(parser, metadata);
+                    default -> parser.skipChildren();
+                }
+            }
+        }
+        return new Summary(apiVersion, kind, metadata[0], metadata[1], metadata[2], metadata[3] == null);
+    }
+
+    /** Name, namespace and last-applied annotation of the metadata object the parser stands on; a fourth slot marks a misfit. */
+    private static void readMetadata(JsonParser parser, String[] out) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            out[3] = "metadata is not an object";
+            parser.skipChildren();
+            return;
+        }
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if (field.equals("annotations") && value == JsonToken.START_OBJECT) {
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    boolean wanted = parser.currentName().equals(LastAppliedConfiguration.ANNOTATION);
+                    JsonToken annotation = parser.nextToken();
+                    out[2] = wanted ? (annotation == JsonToken.VALUE_STRING ? parser.getText() : null) : out[2];
+                    parser.skipChildren();
+                }
+            } else if (field.equals("name") || field.equals("namespace")) {
+                if (value == JsonToken.VALUE_STRING) {
+                    out[field.equals("name") ? 0 : 1] = parser.getText();
+                } else if (value != JsonToken.VALUE_NULL || field.equals("name")) {
+                    out[3] = field + " is not a string";
+                }
+                parser.skipChildren();
+            } else {
+                parser.skipChildren();
+            }
+        }
     }
 
     private ObjectNode parse() {

@@ -101,6 +101,15 @@ class BadInputTest {
     }
 
     @Test
+    void namesAKeptChildWhoseMetadataIsMalformedEvenThoughItsAnnotationIsFine() {
+        ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
+        child.with("metadata").put("namespace", 7);
+        byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"), List.of(child), false));
+        problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
+                .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/namespace"));
+    }
+
+    @Test
     void refusesAParentOfAnotherKind() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
         request.with("parent").put("kind", "Gadget");
