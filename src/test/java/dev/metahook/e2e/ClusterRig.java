@@ -117,6 +117,16 @@ final class ClusterRig implements Rig {
     }
 
     @Override
+    public ApiServerCluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public Commands commands() {
+        return commands;
+    }
+
+    @Override
     public ObjectNode example(String file) {
         ObjectNode manifest = Cluster.manifest("examples/" + file);
         manifest.with("metadata").put("namespace", namespace);
@@ -127,33 +137,6 @@ final class ClusterRig implements Rig {
     }
 
     @Override
-    public ObjectRef create(ObjectNode manifest) {
-        return ObjectRef.of(cluster.create(manifest));
-    }
-
-    @Override
-    public void edit(ObjectNode manifest) {
-        ObjectNode current = cluster.get(ObjectRef.of(manifest)).orElseThrow();
-        current.set("spec", manifest.path("spec").deepCopy());
-        cluster.update(current);
-    }
-
-    @Override
-    public Optional<ObjectNode> get(ObjectRef ref) {
-        return cluster.get(ref);
-    }
-
-    @Override
-    public List<ObjectNode> ownedBy(String uid) {
-        return cluster.ownedBy(uid);
-    }
-
-    @Override
-    public void delete(ObjectRef ref) {
-        cluster.delete(ref);
-    }
-
-    @Override
     public void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception {
         Commands.waitFor(timeout, what, check);
     }
@@ -161,14 +144,6 @@ final class ClusterRig implements Rig {
     @Override
     public List<String> seen(ObjectRef parent, String pointer) {
         return history.seen(parent, pointer);
-    }
-
-    @Override
-    public int kubectl(String... arguments) throws Exception {
-        String[] command = new String[arguments.length + 1];
-        command[0] = "kubectl";
-        System.arraycopy(arguments, 0, command, 1, arguments.length);
-        return commands.exitCode(Duration.ofMinutes(1), command);
     }
 
     @Override

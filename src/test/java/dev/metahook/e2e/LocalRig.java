@@ -86,35 +86,18 @@ final class LocalRig implements Rig {
     }
 
     @Override
+    public ApiServerCluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public Commands commands() {
+        return new Commands(dir.resolve("kubeconfig"));
+    }
+
+    @Override
     public ObjectNode example(String file) {
         return Cluster.manifest("examples/" + file);
-    }
-
-    @Override
-    public ObjectRef create(ObjectNode manifest) {
-        return ObjectRef.of(cluster.create(manifest));
-    }
-
-    @Override
-    public void edit(ObjectNode manifest) {
-        ObjectNode current = cluster.get(ObjectRef.of(manifest)).orElseThrow();
-        current.set("spec", manifest.path("spec").deepCopy());
-        cluster.update(current);
-    }
-
-    @Override
-    public Optional<ObjectNode> get(ObjectRef ref) {
-        return cluster.get(ref);
-    }
-
-    @Override
-    public List<ObjectNode> ownedBy(String uid) {
-        return cluster.ownedBy(uid);
-    }
-
-    @Override
-    public void delete(ObjectRef ref) {
-        cluster.delete(ref);
     }
 
     @Override
@@ -132,14 +115,6 @@ final class LocalRig implements Rig {
     @Override
     public List<String> seen(ObjectRef parent, String pointer) {
         return history.seen(parent, pointer);
-    }
-
-    @Override
-    public int kubectl(String... arguments) throws Exception {
-        String[] command = new String[arguments.length + 1];
-        command[0] = "kubectl";
-        System.arraycopy(arguments, 0, command, 1, arguments.length);
-        return new Commands(dir.resolve("kubeconfig")).exitCode(Duration.ofMinutes(1), command);
     }
 
     private Simulation simulation(String controller) {

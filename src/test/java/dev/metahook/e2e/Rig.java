@@ -26,20 +26,38 @@ interface Rig extends AutoCloseable {
         boolean holds() throws Exception;
     }
 
+    /** The API server the rig's objects live on, seen through its namespace and kinds. */
+    ApiServerCluster cluster();
+
+    /** Commands against the rig's cluster. */
+    Commands commands();
+
     /** An example from {@code examples/}, in this rig's namespace, with images this rig can run. */
     ObjectNode example(String file);
 
-    ObjectRef create(ObjectNode manifest);
+    default ObjectRef create(ObjectNode manifest) {
+        return ObjectRef.of(cluster().create(manifest));
+    }
 
     /** Replaces the parent's spec with the manifest's. */
-    void edit(ObjectNode manifest);
+    default void edit(ObjectNode manifest) {
+        ObjectNode current = cluster().get(ObjectRef.of(manifest)).orElseThrow();
+        current.set("spec", manifest.path("spec").deepCopy());
+        cluster().update(current);
+    }
 
-    Optional<ObjectNode> get(ObjectRef ref);
+    default Optional<ObjectNode> get(ObjectRef ref) {
+        return cluster().get(ref);
+    }
 
     /** The objects whose controller owner reference names this uid. */
-    List<ObjectNode> ownedBy(String uid);
+    default List<ObjectNode> ownedBy(String uid) {
+        return cluster().ownedBy(uid);
+    }
 
-    void delete(ObjectRef ref);
+    default void delete(ObjectRef ref) {
+        cluster().delete(ref);
+    }
 
     /**
      * Lets the controller of {@code parent} work until the check holds: the local rig syncs to a fixed
@@ -51,5 +69,10 @@ interface Rig extends AutoCloseable {
     List<String> seen(ObjectRef parent, String pointer);
 
     /** Runs kubectl against this rig's cluster; the exit code. */
-    int kubectl(String... arguments) throws Exception;
+    default int kubectl(String... arguments) throws Exception {
+        String[] command = new String[arguments.length + 1];
+        command[0] = "kubectl";
+        System.arraycopy(arguments, 0, command, 1, arguments.length);
+        return commands().exitCode(java.time.Duration.ofMinutes(1), command);
+    }
 }

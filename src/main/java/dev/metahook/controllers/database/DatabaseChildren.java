@@ -80,7 +80,7 @@ final class DatabaseChildren {
         spec.setServiceName(headlessName(name));
         spec.setReplicas(1);
         spec.setSelector(new LabelSelector(null, Labels.selector(APP, name)));
-        spec.setTemplate(new PodTemplateSpec(labelled(Labels.selector(APP, name)), pod));
+        spec.setTemplate(new PodTemplateSpec(Labels.objectMeta(null, null, Labels.selector(APP, name)), pod));
         spec.setVolumeClaimTemplates(List.of(claimTemplate(desired.storage())));
         StatefulSet statefulSet = new StatefulSet();
         statefulSet.setMetadata(metadata(database, name));
@@ -129,7 +129,7 @@ final class DatabaseChildren {
         pod.setVolumes(List.of(data));
         JobSpec spec = new JobSpec();
         spec.setBackoffLimit(2);
-        spec.setTemplate(new PodTemplateSpec(labelled(Labels.selector("database-backup", name)), pod));
+        spec.setTemplate(new PodTemplateSpec(Labels.objectMeta(null, null, Labels.selector("database-backup", name)), pod));
         Job job = new Job();
         job.setMetadata(metadata(database, backupJobName(name)));
         job.setSpec(spec);
@@ -173,15 +173,6 @@ final class DatabaseChildren {
     }
 
     static ObjectMeta metadata(Database database, String name) {
-        ObjectMeta metadata = labelled(labels(database));
-        metadata.setName(name);
-        metadata.setNamespace(database.getMetadata().getNamespace());
-        return metadata;
-    }
-
-    private static ObjectMeta labelled(Map<String, String> labels) {
-        ObjectMeta metadata = new ObjectMeta();
-        metadata.setLabels(labels);
-        return metadata;
+        return Labels.objectMeta(name, database.getMetadata().getNamespace(), labels(database));
     }
 }

@@ -23,7 +23,6 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -87,7 +86,7 @@ public final class WebAppController implements CompositeController<WebApp> {
         DeploymentSpec spec = new DeploymentSpec();
         spec.setReplicas(app.replicas());
         spec.setSelector(new LabelSelector(null, Labels.selector(APP, name)));
-        spec.setTemplate(new PodTemplateSpec(labelled(Labels.selector(APP, name)), pod));
+        spec.setTemplate(new PodTemplateSpec(Labels.objectMeta(null, null, Labels.selector(APP, name)), pod));
         Deployment deployment = new Deployment();
         deployment.setMetadata(metadata(webApp));
         deployment.setSpec(spec);
@@ -118,16 +117,8 @@ public final class WebAppController implements CompositeController<WebApp> {
     }
 
     private static ObjectMeta metadata(WebApp webApp) {
-        ObjectMeta metadata = labelled(Labels.common(APP, webApp.getMetadata().getName()));
-        metadata.setName(webApp.getMetadata().getName());
-        metadata.setNamespace(webApp.getMetadata().getNamespace());
-        return metadata;
-    }
-
-    private static ObjectMeta labelled(Map<String, String> labels) {
-        ObjectMeta metadata = new ObjectMeta();
-        metadata.setLabels(labels);
-        return metadata;
+        return Labels.objectMeta(webApp.getMetadata().getName(), webApp.getMetadata().getNamespace(),
+                Labels.common(APP, webApp.getMetadata().getName()));
     }
 
     private static WebApp.Status status(Optional<Deployment> deployment, String url, Conditions conditions) {
