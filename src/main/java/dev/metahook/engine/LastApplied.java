@@ -36,12 +36,11 @@ final class LastApplied {
             return of(observed.tree(), parentNamespace);
         }
         String name = observed.name();
-        boolean fits = summary.wellFormed() && observed.group().kind().equals(summary.kind()) && observed.group().apiVersion().equals(summary.apiVersion())
-                && name.equals(summary.name()) && !name.isEmpty();
-        Optional<ObjectNode> applied = fits ? LastAppliedConfiguration.parse(summary.lastApplied())
-                .filter(json -> json.path("kind").asText().equals(summary.kind())
-                        && json.path("apiVersion").asText().equals(summary.apiVersion())
-                        && json.path("metadata").path("name").asText().equals(summary.name())) : Optional.empty();
+        boolean fits = summary.wellFormed() && !name.isEmpty() && name.equals(summary.name())
+                && observed.group().kind().equals(summary.kind()) && observed.group().apiVersion().equals(summary.apiVersion());
+        Optional<ObjectNode> applied = fits
+                ? LastAppliedConfiguration.parse(summary.lastApplied()).filter(json -> sameObject(json, summary))
+                : Optional.empty();
         return applied.isPresent() ? withoutServerFields(applied.get(), summary.namespace(), parentNamespace)
                 : of(observed.tree(), parentNamespace);
     }
@@ -63,6 +62,12 @@ final class LastApplied {
             metadata.put("namespace", parentNamespace);
         }
         return child;
+    }
+
+    private static boolean sameObject(JsonNode applied, ObservedObject.Summary observed) {
+        return observed.kind().equals(applied.path("kind").textValue())
+                && observed.apiVersion().equals(applied.path("apiVersion").textValue())
+                && observed.name().equals(applied.path("metadata").path("name").textValue());
     }
 
     /** An annotation copied onto another object (by hand, or by a tool) is not this object's history. */

@@ -117,6 +117,20 @@ class ContractTest {
     }
 
     @Test
+    void anAnnotationCopiedFromAnotherObjectIsNotItsLastAppliedForm() {
+        ObjectNode copied = Requests.observedConfigMap("hello", 3, "hi");
+        String otherAnnotation = Requests.observedConfigMap("other", 9, "not mine").path("metadata").path("annotations")
+                .path("metacontroller.k8s.io/last-applied-configuration").asText();
+        copied.with("metadata").with("annotations").put("metacontroller.k8s.io/last-applied-configuration", otherAnnotation);
+        JsonNode response = Json.parse(post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"),
+                List.of(copied), false))).statusCode(200).extract().asByteArray());
+        JsonNode kept = response.at("/children/0");
+        assertEquals("hello", kept.at("/metadata/name").asText());
+        assertEquals("3", kept.at("/data/size").asText(), "the observed object, not the copied annotation");
+        assertEquals(true, kept.at("/metadata/uid").isMissingNode(), "without what the server manages");
+    }
+
+    @Test
     void aFieldOfTheWrongTypeIsAnInvalidSpec() {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
         parent.with("spec").put("size", "three");
