@@ -35,9 +35,7 @@ final class LastApplied {
         } catch (IOException unreadable) {
             return of(observed.tree(), parentNamespace);
         }
-        String name = observed.name();
-        boolean fits = summary.wellFormed() && !name.isEmpty() && name.equals(summary.name())
-                && observed.group().kind().equals(summary.kind()) && observed.group().apiVersion().equals(summary.apiVersion());
+        boolean fits = summary.wellFormed() && observed.fits(summary.apiVersion(), summary.kind(), summary.name());
         Optional<ObjectNode> applied = fits
                 ? LastAppliedConfiguration.parse(summary.lastApplied()).filter(json -> sameObject(json, summary))
                 : Optional.empty();

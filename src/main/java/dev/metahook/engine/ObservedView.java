@@ -10,7 +10,6 @@ import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ObservedObject;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +34,7 @@ final class ObservedView implements ObservedChildren {
     public <T extends HasMetadata> List<T> all(Class<T> type) {
         GroupKey key = groupOf(type);
         List<T> all = new ArrayList<>();
-        children.entries(key).values().forEach(object -> all.add(read(object, type, key)));
+        children.entries(key).values().forEach(object -> all.add(read(object, type)));
         return all;
     }
 
@@ -47,21 +46,21 @@ final class ObservedView implements ObservedChildren {
     @Override
     public <T extends HasMetadata> Optional<T> get(Class<T> type, String namespace, String name) {
         GroupKey key = groupOf(type);
-        return find(key, namespace, name).map(object -> read(object, type, key));
+        return find(key, namespace, name).map(object -> read(object, type));
     }
 
     @Override
     public List<GenericKubernetesResource> all(String apiVersion, String kind) {
         GroupKey key = new GroupKey(kind, apiVersion);
         List<GenericKubernetesResource> all = new ArrayList<>();
-        children.entries(key).values().forEach(object -> all.add(read(object, GenericKubernetesResource.class, key)));
+        children.entries(key).values().forEach(object -> all.add(read(object, GenericKubernetesResource.class)));
         return all;
     }
 
     @Override
     public Optional<GenericKubernetesResource> get(String apiVersion, String kind, String name) {
         GroupKey key = new GroupKey(kind, apiVersion);
-        return find(key, parentNamespace, name).map(object -> read(object, GenericKubernetesResource.class, key));
+        return find(key, parentNamespace, name).map(object -> read(object, GenericKubernetesResource.class));
     }
 
     @Override
@@ -88,8 +87,7 @@ final class ObservedView implements ObservedChildren {
      * Reads one child as its type and checks it is what its place in the request says (kind,
      * apiVersion, name); when it is not, its tree says precisely what is wrong.
      */
-    private <T extends HasMetadata> T read(ObservedObject object, Class<T> type, GroupKey key) {
-        String keyName = object.name();
+    private <T extends HasMetadata> T read(ObservedObject object, Class<T> type) {
         T typed;
         try {
             typed = object.read(type);
@@ -97,13 +95,12 @@ final class ObservedView implements ObservedChildren {
             object.tree();
             throw unreadable(object, type, e);
         }
-        ObjectMeta metadata = typed.getMetadata();
-        if (!key.kind().equals(typed.getKind()) || !key.apiVersion().equals(typed.getApiVersion()) || metadata == null
-                || metadata.getName() == null || metadata.getName().isEmpty() || !metadata.getName().equals(keyName)) {
+        String name = typed.getMetadata() == null ? null : typed.getMetadata().getName();
+        if (!object.fits(typed.getApiVersion(), typed.getKind(), name)) {
             object.tree();
             String pointer = pointer(object);
-            throw new MalformedRequestException(pointer + "/metadata/name", pointer + "/metadata/name: is "
-                    + (metadata == null ? null : metadata.getName()) + ", but its key " + object.key() + " says " + keyName);
+            throw new MalformedRequestException(pointer + "/metadata/name", pointer + "/metadata/name: is " + name
+                    + ", but its key " + object.key() + " says " + object.keyName());
         }
         return typed;
     }

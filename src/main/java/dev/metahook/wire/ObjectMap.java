@@ -157,18 +157,6 @@ public final class ObjectMap {
         return groups.values().stream().flatMap(g -> g.values().stream()).toList();
     }
 
-    /** The objects of one group by key, parsed. */
-    public SortedMap<String, ObjectNode> group(GroupKey key) {
-        SortedMap<String, ObjectNode> parsed = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
-        entries(key).forEach((objectKey, object) -> parsed.put(objectKey, object.tree()));
-        return parsed;
-    }
-
-    /** Every object, parsed, group by group, key by key. */
-    public List<ObjectNode> all() {
-        return entries().stream().map(ObservedObject::tree).toList();
-    }
-
     public int size() {
         return groups.values().stream().mapToInt(Map::size).sum();
     }

@@ -52,8 +52,22 @@ public final class ObservedObject {
         if (parsed != null) {
             return parsed.path("metadata").path("name").asText();
         }
+        return keyName();
+    }
+
+    /** The name its key gives: Metacontroller makes keys from names, {@code name} or {@code namespace/name}. */
+    public String keyName() {
         int slash = key.indexOf('/');
         return slash < 0 ? key : key.substring(slash + 1);
+    }
+
+    /**
+     * Whether an identity read from the object is the one its place in the request gives: its group's
+     * kind and apiVersion, its key's name.
+     */
+    public boolean fits(String apiVersion, String kind, String name) {
+        return group.apiVersion().equals(apiVersion) && group.kind().equals(kind) && name != null && !name.isEmpty()
+                && name.equals(keyName());
     }
 
     /** The object's namespace, or the parent's when its key has none (a v1 key under a namespaced parent). */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** Database through HTTP: each phase, the credentials, the claim template, and every step of its teardown. */
 class DatabaseTest {
-    private static final String UID = "95f23acc-4f64-458f-99de-587fb4aaf8c8";
+    private static final String UID = ReferenceServer.DATABASE_UID;
     private static final String FINALIZER = "metacontroller.io/compositecontroller-database-controller";
     private static final String READY = "{'observedGeneration':1,'replicas':1,'readyReplicas':1,'currentReplicas':1,'updatedReplicas':1}";
     private static TestServer server;

@@ -31,8 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class ExamplesTest {
     private static final Path DIR = Path.of("examples/requests");
-    private static final String WEBAPP_UID = "3b7c1a52-9d0e-4f6a-8b2c-1d2e3f4a5b6c";
-    private static final String DATABASE_UID = "95f23acc-4f64-458f-99de-587fb4aaf8c8";
     private static TestServer server;
 
     @BeforeAll
@@ -99,7 +97,7 @@ class ExamplesTest {
 
     static Map<String, ObjectNode> build() {
         Map<String, ObjectNode> examples = new LinkedHashMap<>();
-        ObjectNode webApp = Cluster.parent("examples/webapp.yaml", WEBAPP_UID, 2, null);
+        ObjectNode webApp = Cluster.parent("examples/webapp.yaml", ReferenceServer.WEBAPP_UID, 2, null);
         ObjectNode webAppController = Cluster.manifest("metacontroller/webapp-controller.yaml");
         JsonNode first = call(server, "/webapp/sync", Cluster.request(webAppController, webApp, List.of(), false));
         List<ObjectNode> observed = List.of(
@@ -109,7 +107,7 @@ class ExamplesTest {
         examples.put("webapp-sync", Cluster.request(webAppController, webApp, observed, false));
 
         ObjectNode controller = Cluster.manifest("metacontroller/database-controller.yaml");
-        ObjectNode database = Cluster.parent("examples/database.yaml", DATABASE_UID, 1,
+        ObjectNode database = Cluster.parent("examples/database.yaml", ReferenceServer.DATABASE_UID, 1,
                 "metacontroller.io/compositecontroller-database-controller");
         database.set("status", json("{'phase':'Provisioning','observedGeneration':1}"));
         List<ObjectNode> running = observeAll(call(server, "/database/sync", Cluster.request(controller, database, List.of(), false)),

@@ -17,6 +17,9 @@ import java.nio.charset.StandardCharsets;
 /** The reference controllers behind a real server, as {@code java -jar} serves them. */
 final class ReferenceServer {
     static final byte[] KEY = "a key shared by every replica".getBytes(StandardCharsets.UTF_8);
+    /** The uids the example WebApp and Database have in every request these tests build. */
+    static final String WEBAPP_UID = "3b7c1a52-9d0e-4f6a-8b2c-1d2e3f4a5b6c";
+    static final String DATABASE_UID = "95f23acc-4f64-458f-99de-587fb4aaf8c8";
 
     private ReferenceServer() {
     }

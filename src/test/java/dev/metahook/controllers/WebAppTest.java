@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** WebApp through HTTP: each row of its conditions table, its children, and what an invalid spec keeps. */
 class WebAppTest {
-    private static final String UID = "3b7c1a52-9d0e-4f6a-8b2c-1d2e3f4a5b6c";
+    private static final String UID = ReferenceServer.WEBAPP_UID;
     private static TestServer server;
 
     @BeforeAll

@@ -117,7 +117,7 @@ class WireModelTest {
         ObjectMap v2 = ObjectMap.of(List.of(deployment), List.of(new GroupKey("Service", "v1")), HookVersion.V2, true);
         assertEquals(Json.parse(("{\"Deployment.apps/v1\":{\"shop/web\":" + deployment + "},\"Service.v1\":{}}").getBytes()), v2.toJson());
         ObjectMap v1 = ObjectMap.of(List.of(deployment), List.of(), HookVersion.V1, true);
-        assertTrue(v1.group(new GroupKey("Deployment", "apps/v1")).containsKey("web"));
+        assertTrue(v1.entries(new GroupKey("Deployment", "apps/v1")).containsKey("web"));
     }
 
     @Test
