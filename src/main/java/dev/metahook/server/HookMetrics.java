@@ -54,13 +54,17 @@ final class HookMetrics {
         inFlight.incrementAndGet();
     }
 
+    /** A call's response is written: it is not in flight any more. */
+    void done() {
+        inFlight.decrementAndGet();
+    }
+
     int inFlight() {
         return inFlight.get();
     }
 
     /** Records one finished call; {@code status} is what went on the wire (304 included). */
     void finished(String controller, String hook, HookAnswer answer, int status, Duration took) {
-        inFlight.decrementAndGet();
         String controllerTag = controllers.contains(controller) ? controller : "unknown";
         String hookTag = HOOKS.contains(hook) ? hook : "unknown";
         CallMeters meters = calls.computeIfAbsent(new CallKey(controllerTag, hookTag, answer.outcome(), status), this::meters);

@@ -34,6 +34,7 @@ public final class HookServer implements AutoCloseable {
     private final HookEngine engine;
     private final HookMetrics metrics;
     private final Authenticator authenticator;
+    private final BodyIntake intake;
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private Javalin app;
 
@@ -42,6 +43,7 @@ public final class HookServer implements AutoCloseable {
         this.engine = engine;
         this.metrics = new HookMetrics(engine.controllers().names());
         this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
+        this.intake = new BodyIntake(MemoryBudget.ofHeap(), config.maxBodySize());
     }
 
     /** Starts listening; returns once the server accepts connections and reports ready. */
@@ -63,19 +65,15 @@ public final class HookServer implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully: readiness turns false at once, calls in flight get up to the shutdown timeout
-     * to finish, then the listener closes.
+     * Stops gracefully ({@link Drain}): readiness turns false and the listener stops accepting at
+     * once, calls in flight get up to the shutdown timeout to be answered, then the server stops.
+     * True when every call was answered.
      */
-    public void shutdown() {
+    public boolean shutdown() {
         ready.set(false);
-        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
-        while (metrics.inFlight() > 0 && System.nanoTime() < deadline) {
-            sleep(Duration.ofMillis(20));
-        }
-        if (metrics.inFlight() > 0) {
-            LOG.warn("stopping with {} hook calls still in flight after {}", metrics.inFlight(), config.shutdownTimeout());
-        }
+        boolean clean = Drain.drain(app.jettyServer().server(), config.shutdownTimeout());
         app.stop();
+        return clean;
     }
 
     @Override
@@ -89,6 +87,8 @@ public final class HookServer implements AutoCloseable {
         javalin.http.compressionStrategy = CompressionStrategy.NONE;
         javalin.http.maxRequestSize = config.maxBodySize();
         javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+        javalin.jetty.modifyHttpConfiguration(BodyIntake::limitReads);
+        javalin.jetty.modifyServer(Drain::install);
         javalin.jetty.addConnector(this::connector);
         javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
         javalin.routes.get("/readyz", this::readiness);
@@ -116,6 +116,7 @@ public final class HookServer implements AutoCloseable {
     private void hook(Context ctx) throws IOException {
         long started = System.nanoTime();
         metrics.started();
+        Drain.whenWritten(ctx.req(), metrics::done);
         String controller = ctx.pathParam("controller");
         String hook = ctx.pathParam("hook");
         HookAnswer answer;
@@ -124,8 +125,10 @@ public final class HookServer implements AutoCloseable {
             if (!authenticator.allows(ctx.header("Authorization"))) {
                 answer = rejected(ctx);
             } else {
-                body = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), config.maxBodySize());
-                answer = body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
+                BodyIntake.Intake taken = intake.take(ctx.req());
+                taken.headers().forEach(ctx::header);
+                body = taken.body();
+                answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
             }
             int status = write(ctx, answer);
             observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
@@ -197,13 +200,5 @@ public final class HookServer implements AutoCloseable {
 
     private static void problem(Context ctx, Problem problem) {
         ctx.status(problem.status()).contentType(Problem.MEDIA_TYPE).result(problem.toBytes());
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

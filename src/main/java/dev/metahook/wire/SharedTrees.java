@@ -5,16 +5,23 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Trees of request parts that come back byte for byte on every call, such as the controller object:
  * each distinct text is parsed once. The trees are shared between calls, so nobody may change them.
- * Holds a bounded number; when full it starts over.
+ * Bounded by count and by bytes: a text larger than {@link #LARGEST} is parsed every time and never
+ * kept (controller objects are a few KiB; a huge one must not pin its tree in memory), and when the
+ * kept texts would pass {@link #CAPACITY} entries or {@link #CAPACITY_BYTES} bytes it starts over.
+ * The trees take a few times their text, so the cache holds at most a few MiB of heap.
  */
 final class SharedTrees {
     static final int CAPACITY = 64;
+    static final int LARGEST = 256 * 1024;
+    static final long CAPACITY_BYTES = 2L * 1024 * 1024;
 
     private final Map<Text, JsonNode> trees = new ConcurrentHashMap<>();
+    private final AtomicLong bytes = new AtomicLong();
 
     /** The tree of {@code body[from, to)}, parsed now or the last time the same bytes came. */
     JsonNode tree(byte[] body, int from, int to) throws IOException {
@@ -22,16 +29,30 @@ final class SharedTrees {
         JsonNode tree = trees.get(text);
         if (tree == null) {
             tree = Json.mapper().readTree(body, from, to - from);
-            if (trees.size() >= CAPACITY) {
-                trees.clear();
+            if (to - from <= LARGEST) {
+                keep(new Text(Arrays.copyOfRange(body, from, to), 0, to - from), tree);
             }
-            trees.put(new Text(Arrays.copyOfRange(body, from, to), 0, to - from), tree);
         }
         return tree;
     }
 
+    private synchronized void keep(Text text, JsonNode tree) {
+        if (trees.size() >= CAPACITY || bytes.get() + text.length() > CAPACITY_BYTES) {
+            trees.clear();
+            bytes.set(0);
+        }
+        if (trees.putIfAbsent(text, tree) == null) {
+            bytes.addAndGet(text.length());
+        }
+    }
+
     int size() {
         return trees.size();
+    }
+
+    /** The bytes of the texts kept. */
+    long bytes() {
+        return bytes.get();
     }
 
     /** A range of bytes compared by content. */
@@ -50,6 +71,10 @@ final class SharedTrees {
                 h = 31 * h + bytes[i];
             }
             this.hash = h;
+        }
+
+        int length() {
+            return to - from;
         }
 
         @Override

@@ -39,4 +39,24 @@ class SharedTreesTest {
             assertTrue(trees.size() <= SharedTrees.CAPACITY);
         }
     }
+
+    @Test
+    void holdsABoundedNumberOfBytes() throws IOException {
+        String filler = "x".repeat(SharedTrees.LARGEST - 64);
+        for (int i = 0; i < 40; i++) {
+            byte[] text = ("{\"n\":" + i + ",\"a\":\"" + filler + "\"}").getBytes(StandardCharsets.UTF_8);
+            assertEquals(i, trees.tree(text, 0, text.length).path("n").intValue());
+            assertTrue(trees.bytes() <= SharedTrees.CAPACITY_BYTES, trees.bytes() + " bytes kept");
+        }
+    }
+
+    @Test
+    void neverKeepsAHugeText() throws IOException {
+        byte[] huge = ("{\"a\":\"" + "y".repeat(SharedTrees.LARGEST) + "\"}").getBytes(StandardCharsets.UTF_8);
+        JsonNode first = trees.tree(huge, 0, huge.length);
+        assertEquals(SharedTrees.LARGEST, first.path("a").textValue().length());
+        assertEquals(0, trees.size());
+        assertEquals(0, trees.bytes());
+        assertNotSame(first, trees.tree(huge, 0, huge.length));
+    }
 }

@@ -1,0 +1,177 @@
+package dev.metahook.server;
+
+import dev.metahook.engine.HookAnswer;
+import dev.metahook.engine.Problem;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.server.HttpConfiguration;
+
+/**
+ * Takes a hook call's body into memory, within the memory budget and within read time limits:
+ * <ul>
+ * <li>admission comes first: the call reserves the cost of its declared length (or, for a chunked
+ * body, more as the bytes arrive) before any of the body is read, waits up to
+ * {@link #ADMISSION_WAIT} for the budget, and is otherwise refused with {@code 503} and
+ * {@code Retry-After};</li>
+ * <li>a body must keep arriving: at least {@link #MIN_BODY_RATE} bytes a second, no pause longer
+ * than {@link #READ_IDLE_TIMEOUT}, all of it within {@link #BODY_DEADLINE}; otherwise {@code 408}.
+ * Metacontroller sends a whole body at once and gives up on a hook after 10 s, so none of these
+ * limits touches it, while a client trickling a byte a second holds a thread for about a second.</li>
+ * </ul>
+ * The reservation is given back once the answer is written, not when the handler returns.
+ */
+final class BodyIntake {
+    static final Duration ADMISSION_WAIT = Duration.ofSeconds(2);
+    static final int RETRY_AFTER_SECONDS = 1;
+    static final long MIN_BODY_RATE = 4 * 1024;
+    static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration BODY_DEADLINE = Duration.ofSeconds(10);
+    /** How much more a chunked body reserves each time it outgrows its reservation. */
+    private static final long CHUNKED_STEP = 1024 * 1024;
+
+    private final MemoryBudget budget;
+    private final long maxBodySize;
+
+    BodyIntake(MemoryBudget budget, long maxBodySize) {
+        this.budget = budget;
+        this.maxBodySize = maxBodySize;
+    }
+
+    /** The read limits, on the listener's HTTP configuration: they bound each request's body, not the keep-alive wait between requests. */
+    static void limitReads(HttpConfiguration http) {
+        http.setIdleTimeout(READ_IDLE_TIMEOUT.toMillis());
+        http.setMinRequestDataRate(MIN_BODY_RATE);
+    }
+
+    /**
+     * What came of taking the body: the body (null when larger than the limit), or the answer that
+     * refuses the call with the headers it needs.
+     */
+    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers) {
+        static Intake tooLarge() {
+            return new Intake(null, null, Map.of());
+        }
+    }
+
+    Intake take(HttpServletRequest request) throws IOException {
+        long declared = request.getContentLengthLong();
+        if (declared > maxBodySize) {
+            return Intake.tooLarge();
+        }
+        MemoryBudget.Reservation reservation = reserve(Math.max(declared, 0));
+        if (reservation == null) {
+            return overloaded();
+        }
+        Drain.whenWritten(request, reservation::close);
+        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
+        try {
+            InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
+            return new Intake(BodyReader.read(in, declared, maxBodySize), null, Map.of());
+        } catch (BudgetSpent e) {
+            return overloaded();
+        } catch (BodyTimeout e) {
+            return timedOut();
+        } catch (HttpException.RuntimeException e) {
+            if (e.getCode() == 408) {
+                return timedOut();
+            }
+            throw e;
+        } catch (IOException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                return timedOut();
+            }
+            throw e;
+        }
+    }
+
+    private MemoryBudget.Reservation reserve(long bodyBytes) throws IOException {
+        try {
+            return budget.reserve(bodyBytes, ADMISSION_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for memory", e);
+        }
+    }
+
+    private static Intake overloaded() {
+        return new Intake(null, HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
+                "the service is answering as many calls as its memory allows; retry shortly")),
+                Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
+    }
+
+    private static Intake timedOut() {
+        return new Intake(null, HookAnswer.problem(Problem.of("request-timeout", "Request timeout", 408,
+                "the request body did not arrive in time (at least " + MIN_BODY_RATE + " bytes a second, no pause over "
+                        + READ_IDLE_TIMEOUT.toSeconds() + " s, all of it within " + BODY_DEADLINE.toSeconds() + " s)")),
+                Map.of("Connection", "close"));
+    }
+
+    /** The budget could not cover more of a chunked body. */
+    private static final class BudgetSpent extends IOException {
+        BudgetSpent() {
+            super("memory budget spent");
+        }
+    }
+
+    /** The body was not all there by its deadline. */
+    private static final class BodyTimeout extends IOException {
+        BodyTimeout() {
+            super("body deadline passed");
+        }
+    }
+
+    /** The body stream, checked against the deadline and, for a chunked body, against the reservation. */
+    private static final class Limited extends FilterInputStream {
+        private final MemoryBudget.Reservation reservation;
+        private final boolean chunked;
+        private final long deadline;
+        private long read;
+        private long covered;
+
+        Limited(InputStream in, MemoryBudget.Reservation reservation, boolean chunked, long deadline) {
+            super(in);
+            this.reservation = reservation;
+            this.chunked = chunked;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) == -1 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (System.nanoTime() - deadline > 0) {
+                throw new BodyTimeout();
+            }
+            int n = super.read(buffer, offset, length);
+            if (n > 0 && chunked) {
+                read += n;
+                if (read > covered) {
+                    covered = read + CHUNKED_STEP;
+                    grow();
+                }
+            }
+            return n;
+        }
+
+        private void grow() throws IOException {
+            try {
+                if (!reservation.growTo(covered, ADMISSION_WAIT)) {
+                    throw new BudgetSpent();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for memory", e);
+            }
+        }
+    }
+}

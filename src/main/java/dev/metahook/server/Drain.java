@@ -1,0 +1,70 @@
+package dev.metahook.server;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.component.Graceful;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shutdown that drops nothing. A call counts as done only once its response is written (Jetty's
+ * {@link GracefulHandler} tracks it until the response completes, not until the handler returns).
+ * On drain the listener stops accepting at once, every response from then on carries
+ * {@code Connection: close}, a request that arrives on an open connection after that is refused
+ * with {@code 503} before its body is read, idle keep-alive connections are closed once quiet for
+ * {@link BodyIntake#READ_IDLE_TIMEOUT}, and the drain is clean when the last call in flight has
+ * been answered within the shutdown timeout.
+ */
+final class Drain {
+    private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
+
+    private Drain() {
+    }
+
+    /** Puts the tracking in front of every handler of the server. */
+    static void install(Server server) {
+        GracefulHandler graceful = new GracefulHandler();
+        // A call in flight whose body pauses must keep the read limit it had, not Jetty's 1 s shutdown default.
+        graceful.setShutdownIdleTimeout(BodyIntake.READ_IDLE_TIMEOUT.toMillis());
+        server.insertHandler(graceful);
+    }
+
+    /**
+     * Stops accepting and waits up to {@code timeout} for every call in flight to be answered and
+     * every connection to close; true when that happened in time.
+     */
+    static boolean drain(Server server, Duration timeout) {
+        CompletableFuture<Void> drained = Graceful.shutdown(server);
+        try {
+            drained.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            LOG.warn("calls still in flight after {}: stopping anyway", timeout);
+            return false;
+        } catch (ExecutionException e) {
+            LOG.warn("drain failed: {}", e.getCause().toString());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Runs {@code done} once the response to {@code request} is written (or the exchange failed). */
+    static void whenWritten(HttpServletRequest request, Runnable done) {
+        ServletContextRequest servletRequest = ServletContextRequest.getServletContextRequest(request);
+        if (servletRequest == null) {
+            done.run();
+            return;
+        }
+        Request.addCompletionListener(servletRequest, failure -> done.run());
+    }
+}
