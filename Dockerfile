@@ -30,7 +30,9 @@ ENV PORT=8080 \
     LOG_FORMAT=json
 EXPOSE 8080
 USER 10001:10001
-# The class archive from the training run; heap from the container's memory limit; no perf data file,
-# so the root file system can be read-only.
-ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/metahook/metahook.jsa", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-jar", "/opt/metahook/metahook.jar"]
+# The class archive from the training run; heap half the container's memory limit, with the serial
+# collector the JVM picks itself for a small container (explicit, so the reliability suite runs the
+# same): under the heaviest load README measures, resident memory stays below 80% of the limit; no
+# perf data file, so the root file system can be read-only.
+ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/metahook/metahook.jsa", "-XX:MaxRAMPercentage=50.0", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-jar", "/opt/metahook/metahook.jar"]
 CMD ["serve"]

@@ -67,9 +67,11 @@ public final class Main {
         Controllers controllers = BuiltInControllers.all(clock, databaseKey);
         HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("shutting down: not ready any more, letting calls in flight finish");
-            server.shutdown();
-            LOG.info("stopped");
+            LOG.info("shutting down: not ready, not accepting, answering the calls in flight");
+            boolean clean = server.shutdown();
+            LOG.info(clean ? "stopped: every call answered" : "stopped: some calls were cut");
+            // SIGTERM would end the JVM with 143; a drain that answered every call is a clean exit.
+            Runtime.getRuntime().halt(clean ? 0 : 1);
         }, "metahook-shutdown"));
         LOG.info("metahook serving {} on {}:{} (ready in {} ms)", controllers.names(), config.host(), server.port(),
                 (System.nanoTime() - started) / 1_000_000);

@@ -29,7 +29,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 final class BodyIntake {
     static final Duration ADMISSION_WAIT = Duration.ofSeconds(2);
     static final int RETRY_AFTER_SECONDS = 1;
-    static final long MIN_BODY_RATE = 4 * 1024;
+    static final long MIN_BODY_RATE = 1024;
     static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(5);
     static final Duration BODY_DEADLINE = Duration.ofSeconds(10);
     /** How much more a chunked body reserves each time it outgrows its reservation. */
@@ -64,17 +64,17 @@ final class BodyIntake {
         if (declared > maxBodySize) {
             return Intake.tooLarge();
         }
+        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         MemoryBudget.Reservation reservation = reserve(Math.max(declared, 0));
         if (reservation == null) {
-            return overloaded();
+            return overloaded(request, deadline);
         }
         Drain.whenWritten(request, reservation::close);
-        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         try {
             InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
             return new Intake(BodyReader.read(in, declared, maxBodySize), null, Map.of());
         } catch (BudgetSpent e) {
-            return overloaded();
+            return overloaded(request, deadline);
         } catch (BodyTimeout e) {
             return timedOut();
         } catch (HttpException.RuntimeException e) {
@@ -99,10 +99,34 @@ final class BodyIntake {
         }
     }
 
-    private static Intake overloaded() {
+    /**
+     * The refusal when the budget stays spent. The rest of the body is read and thrown away first
+     * (a few KiB at a time, within the read limits): a client still sending would otherwise meet a
+     * reset and never see the {@code 503}.
+     */
+    private Intake overloaded(HttpServletRequest request, long deadline) {
+        boolean discarded = discard(request, deadline);
         return new Intake(null, HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
                 "the service is answering as many calls as its memory allows; retry shortly")),
-                Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
+                discarded ? Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
+                        : Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
+    }
+
+    private boolean discard(HttpServletRequest request, long deadline) {
+        byte[] sink = new byte[16 * 1024];
+        long total = 0;
+        try {
+            InputStream in = request.getInputStream();
+            for (int n; (n = in.read(sink)) != -1; ) {
+                total += n;
+                if (System.nanoTime() - deadline > 0 || total > maxBodySize) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static Intake timedOut() {

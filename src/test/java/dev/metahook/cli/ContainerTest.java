@@ -72,7 +72,7 @@ class ContainerTest {
         List<String> args = new ArrayList<>();
         entrypoint.forEach(arg -> args.add(arg.asText()));
         assertEquals("java", args.get(0));
-        assertTrue(args.contains("-XX:MaxRAMPercentage=75.0"), "heap follows the container's memory limit");
+        assertTrue(args.contains("-XX:MaxRAMPercentage=50.0"), "heap follows the container's memory limit, with room for the rest");
         assertTrue(args.contains("-XX:SharedArchiveFile=/opt/metahook/metahook.jsa"), "starts from the class archive");
         assertTrue(all("RUN").stream().anyMatch(run -> run.contains("-XX:ArchiveClassesAtExit=/opt/metahook/metahook.jsa")
                 && run.contains("check")), "the archive comes from a training run of the service");

@@ -1,0 +1,342 @@
+package dev.metahook.reliability;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The loads of the reliability suite, shared by the tests (which assert outcomes) and the benchmark
+ * (which prints figures). Every load is bounded in count and time; every socket has a read timeout.
+ */
+final class Scenarios {
+    static final String HOOK = "/webapp/sync";
+    private static final int SOCKET_TIMEOUT_MS = 60_000;
+
+    private Scenarios() {
+    }
+
+    /** Answers by status; {@code -1} counts calls that got no whole answer. */
+    static final class Tally {
+        final Map<Integer, AtomicLong> byStatus = new ConcurrentHashMap<>();
+        final List<Long> latenciesMicros = Collections.synchronizedList(new ArrayList<>());
+
+        void add(int status) {
+            byStatus.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+        }
+
+        void add(int status, long startedNanos) {
+            add(status);
+            latenciesMicros.add((System.nanoTime() - startedNanos) / 1000);
+        }
+
+        long count(int status) {
+            AtomicLong count = byStatus.get(status);
+            return count == null ? 0 : count.get();
+        }
+
+        long total() {
+            return byStatus.values().stream().mapToLong(AtomicLong::get).sum();
+        }
+
+        /** Every call answered with one of {@code statuses}. */
+        boolean onlyAnswered(int... statuses) {
+            long allowed = 0;
+            for (int status : statuses) {
+                allowed += count(status);
+            }
+            return allowed == total();
+        }
+
+        long percentileMillis(double p) {
+            List<Long> sorted;
+            synchronized (latenciesMicros) {
+                sorted = new ArrayList<>(latenciesMicros);
+            }
+            if (sorted.isEmpty()) {
+                return -1;
+            }
+            Collections.sort(sorted);
+            return sorted.get((int) Math.min(sorted.size() - 1, Math.floor(p * sorted.size()))) / 1000;
+        }
+
+        @Override
+        public String toString() {
+            return new java.util.TreeMap<>(byStatus).toString();
+        }
+    }
+
+    /** {@code count} calls with {@code body} at once, each on its own connection. */
+    static Tally atOnce(int port, byte[] body, int count) throws InterruptedException {
+        Tally tally = new Tally();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            threads.add(started(() -> {
+                try (Socket socket = socket(port)) {
+                    go.await();
+                    long started = System.nanoTime();
+                    tally.add(Http.exchange(socket, "POST", HOOK, body).status(), started);
+                } catch (IOException | InterruptedException e) {
+                    tally.add(-1);
+                }
+            }));
+        }
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join(Duration.ofMinutes(3).toMillis());
+        }
+        return tally;
+    }
+
+    /** Small calls from {@code connections} keep-alive clients, until {@code stop}; latencies recorded. */
+    static final class SmallLoad implements AutoCloseable {
+        final Tally tally = new Tally();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final List<Thread> threads = new ArrayList<>();
+
+        SmallLoad(int port, byte[] body, int connections) {
+            for (int i = 0; i < connections; i++) {
+                threads.add(started(() -> {
+                    while (!stop.get()) {
+                        try (Socket socket = socket(port)) {
+                            while (!stop.get()) {
+                                long started = System.nanoTime();
+                                Http.Response response = Http.exchange(socket, "POST", HOOK, body);
+                                tally.add(response.status(), started);
+                                if (response.closes()) {
+                                    break;
+                                }
+                            }
+                        } catch (IOException e) {
+                            tally.add(-1);
+                        }
+                    }
+                }));
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            for (Thread thread : threads) {
+                thread.join(Duration.ofMinutes(2).toMillis());
+            }
+        }
+    }
+
+    /** What the slow clients saw, and the good call made while they were open. */
+    record SlowOutcome(int slow, long answered408, long answeredOther, long closedUnanswered, long stillOpen, int goodStatus,
+                       long goodMillis) {
+    }
+
+    /**
+     * {@code count} connections each declare a 1,000-byte body and send it a byte a second; once all
+     * have sent a byte, one good call is made on a fresh connection. Then waits (up to
+     * {@code within}) for the slow ones to be answered or closed.
+     */
+    static SlowOutcome slowClients(int port, byte[] good, int count, Duration within) throws Exception {
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                Socket socket = socket(port);
+                socket.getOutputStream().write(Http.head("POST", HOOK, 1000));
+                socket.getOutputStream().write('{');
+                socket.getOutputStream().flush();
+                slow.add(socket);
+            }
+            Thread.sleep(1000);
+            dribble(slow);
+            long started = System.nanoTime();
+            int goodStatus;
+            try (Socket socket = socket(port)) {
+                goodStatus = Http.exchange(socket, "POST", HOOK, good).status();
+            }
+            long goodMillis = (System.nanoTime() - started) / 1_000_000;
+            long[] outcome = new long[4];
+            boolean[] done = new boolean[slow.size()];
+            long deadline = System.nanoTime() + within.toNanos();
+            while (System.nanoTime() < deadline && remaining(done) > 0) {
+                dribble(slow);
+                for (int i = 0; i < slow.size(); i++) {
+                    if (!done[i] && slow.get(i).getInputStream().available() > 0) {
+                        done[i] = true;
+                        outcome[answer(slow.get(i))]++;
+                    }
+                }
+                Thread.sleep(1000);
+            }
+            for (int i = 0; i < slow.size(); i++) {
+                if (!done[i]) {
+                    slow.get(i).setSoTimeout(100);
+                    outcome[answer(slow.get(i))]++;
+                }
+            }
+            return new SlowOutcome(count, outcome[0], outcome[1], outcome[2], outcome[3], goodStatus, goodMillis);
+        } finally {
+            for (Socket socket : slow) {
+                socket.close();
+            }
+        }
+    }
+
+    private static long remaining(boolean[] done) {
+        long left = 0;
+        for (boolean d : done) {
+            left += d ? 0 : 1;
+        }
+        return left;
+    }
+
+    /** One more byte on every slow connection still open; a closed one is left alone. */
+    private static void dribble(List<Socket> slow) {
+        for (Socket socket : slow) {
+            try {
+                socket.getOutputStream().write(' ');
+                socket.getOutputStream().flush();
+            } catch (IOException closedByServer) {
+                // the server gave up on it: its answer (if any) is read later
+            }
+        }
+    }
+
+    /** 0: answered 408, 1: answered otherwise, 2: closed unanswered, 3: still open. */
+    private static int answer(Socket socket) {
+        try {
+            return Http.read(socket.getInputStream()).status() == 408 ? 0 : 1;
+        } catch (java.net.SocketTimeoutException e) {
+            return 3;
+        } catch (IOException e) {
+            return 2;
+        }
+    }
+
+    /** What the clients of a drain saw. */
+    static final class DrainTally {
+        final Tally answered = new Tally();
+        final AtomicLong refusedConnections = new AtomicLong();
+        final AtomicLong resetBeforeAnyByte = new AtomicLong();
+        final AtomicLong cutMidAnswer = new AtomicLong();
+    }
+
+    /**
+     * {@code connections} keep-alive clients that call until the server stops accepting: after a
+     * {@code Connection: close} they reconnect; a refused connection ends a client.
+     */
+    static final class DrainLoad {
+        final DrainTally tally = new DrainTally();
+        private final List<Thread> threads = new ArrayList<>();
+
+        DrainLoad(int port, byte[] body, int connections) {
+            for (int i = 0; i < connections; i++) {
+                threads.add(started(() -> run(port, body)));
+            }
+        }
+
+        private void run(int port, byte[] body) {
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (System.nanoTime() < deadline) {
+                Socket socket;
+                try {
+                    socket = socket(port);
+                } catch (ConnectException refused) {
+                    tally.refusedConnections.incrementAndGet();
+                    return;
+                } catch (IOException e) {
+                    tally.refusedConnections.incrementAndGet();
+                    return;
+                }
+                try (socket) {
+                    while (true) {
+                        OutputStream out = socket.getOutputStream();
+                        try {
+                            out.write(Http.head("POST", HOOK, body.length));
+                            out.write(body);
+                            out.flush();
+                        } catch (IOException notSent) {
+                            tally.resetBeforeAnyByte.incrementAndGet();
+                            break;
+                        }
+                        InputStream in = socket.getInputStream();
+                        Http.Response response;
+                        try {
+                            response = Http.read(in);
+                        } catch (EOFException e) {
+                            (e.getMessage().equals("connection closed") ? tally.resetBeforeAnyByte : tally.cutMidAnswer).incrementAndGet();
+                            break;
+                        } catch (java.net.SocketException e) {
+                            tally.resetBeforeAnyByte.incrementAndGet();
+                            break;
+                        }
+                        tally.answered.add(response.status());
+                        if (response.closes()) {
+                            break;
+                        }
+                    }
+                } catch (IOException e) {
+                    tally.cutMidAnswer.incrementAndGet();
+                }
+            }
+        }
+
+        void join() throws InterruptedException {
+            for (Thread thread : threads) {
+                thread.join(Duration.ofMinutes(3).toMillis());
+            }
+        }
+    }
+
+    /** {@code count} calls with their headers and half their body sent: in flight until the rest comes. */
+    static List<Socket> halfSent(int port, byte[] body, int count) throws IOException {
+        List<Socket> calls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Socket socket = socket(port);
+            socket.getOutputStream().write(Http.head("POST", HOOK, body.length));
+            socket.getOutputStream().write(body, 0, body.length / 2);
+            socket.getOutputStream().flush();
+            calls.add(socket);
+        }
+        return calls;
+    }
+
+    static Http.Response finish(Socket call, byte[] body) throws IOException {
+        call.getOutputStream().write(body, body.length / 2, body.length - body.length / 2);
+        call.getOutputStream().flush();
+        return Http.read(call.getInputStream());
+    }
+
+    /** The value of a gauge on /metrics. */
+    static double metric(int port, String name) throws IOException {
+        try (Socket socket = socket(port)) {
+            for (String line : Http.exchange(socket, "GET", "/metrics", null).text().split("\n")) {
+                if (line.startsWith(name + " ")) {
+                    return Double.parseDouble(line.substring(name.length() + 1).trim());
+                }
+            }
+        }
+        throw new IllegalStateException("no metric " + name);
+    }
+
+    static Thread started(Runnable work) {
+        Thread thread = new Thread(work);
+        thread.start();
+        return thread;
+    }
+
+    static Socket socket(int port) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(SOCKET_TIMEOUT_MS);
+        return socket;
+    }
+}
