@@ -7,6 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -25,6 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Drain {
     private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
+    private static final Duration CHECK = Duration.ofMillis(200);
 
     private Drain() {
     }
@@ -43,18 +46,44 @@ final class Drain {
      */
     static boolean drain(Server server, Duration timeout) {
         CompletableFuture<Void> drained = Graceful.shutdown(server);
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            drained.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            LOG.warn("calls still in flight after {}: stopping anyway", timeout);
-            return false;
+            while (true) {
+                closeIdleSoon(server);
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.warn("calls still in flight after {}: stopping anyway", timeout);
+                    return false;
+                }
+                try {
+                    drained.get(Math.min(left, CHECK.toNanos()), TimeUnit.NANOSECONDS);
+                    return true;
+                } catch (TimeoutException notYet) {
+                    // check again
+                }
+            }
         } catch (ExecutionException e) {
             LOG.warn("drain failed: {}", e.getCause().toString());
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /**
+     * Every open connection closes once quiet for the read idle limit. Jetty sets that when the
+     * drain starts, but a call that was in flight then puts back the keep-alive timeout when it
+     * completes; so it is set again until the drain ends.
+     */
+    private static void closeIdleSoon(Server server) {
+        long idle = BodyIntake.READ_IDLE_TIMEOUT.toMillis();
+        for (Connector connector : server.getConnectors()) {
+            for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+                if (endPoint.getIdleTimeout() > idle) {
+                    endPoint.setIdleTimeout(idle);
+                }
+            }
         }
     }
 

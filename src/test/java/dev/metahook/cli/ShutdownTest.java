@@ -20,13 +20,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * SIGTERM to a real metahook process while calls are in flight: readiness turns false while the
- * listener is still open, every call in flight completes with 200, and the process exits within its bound.
+ * SIGTERM to a real metahook process while calls are in flight: readiness turns false, the listener
+ * stops taking connections, every call in flight completes with 200 and {@code Connection: close},
+ * and the process exits 0 within its bound.
  */
 class ShutdownTest {
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
-    /** How long the callers take to send the rest of their bodies after SIGTERM; well inside the shutdown timeout. */
-    private static final Duration SLOW_CLIENT = Duration.ofSeconds(1);
+    /**
+     * Bodies padded to 64 KiB: half of one is enough for the server's minimum body rate (1 KiB/s
+     * from the first byte) for half a minute, so a paused caller is cut only by the 5 s read idle limit.
+     */
+    private static final int BODY_SIZE = 64 * 1024;
 
     @Test
     void finishesCallsInFlightThenExits() throws Exception {
@@ -34,29 +38,42 @@ class ShutdownTest {
         Process process = start(port);
         try {
             waitUntilReady(port);
-            byte[] body = Files.readAllBytes(Path.of("examples/requests/webapp-sync.json"));
+            byte[] body = padded(Files.readAllBytes(Path.of("examples/requests/webapp-sync.json")));
             List<Socket> calls = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 calls.add(halfSent(port, body));
             }
             waitUntilInFlight(port, calls.size());
+            Socket probe = new Socket("127.0.0.1", port);
+            probe.setSoTimeout(20_000);
 
             process.destroy();
-            assertEquals(503, pollReadinessUntilNotReady(port), "readiness goes false while the listener still answers");
-            Thread.sleep(SLOW_CLIENT.toMillis());
+            assertEquals(503, pollReadinessUntilNotReady(probe), "readiness goes false");
+            assertNotAccepting(port);
 
             for (Socket call : calls) {
                 call.getOutputStream().write(body, body.length / 2, body.length - body.length / 2);
                 call.getOutputStream().flush();
                 String response = readAll(call.getInputStream());
                 assertTrue(response.startsWith("HTTP/1.1 200"), response.length() > 600 ? response.substring(0, 600) : response);
+                assertTrue(response.toLowerCase(java.util.Locale.ROOT).contains("\r\nconnection: close\r\n"), "the drain closes connections");
                 assertTrue(response.contains("\"kind\":\"Deployment\""));
                 call.close();
             }
             assertTrue(process.waitFor(SHUTDOWN_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS), "the process exits within its bound");
+            assertEquals(0, process.exitValue(), "a drain that answered every call exits 0");
         } finally {
             process.destroyForcibly();
         }
+    }
+
+    /** The request with a parent annotation that brings it to {@link #BODY_SIZE} bytes. */
+    private static byte[] padded(byte[] request) throws Exception {
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) dev.metahook.wire.Json.parse(request);
+        byte[] compact = dev.metahook.wire.CanonicalJson.bytes(tree);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.at("/parent/metadata")).with("annotations")
+                .put("shutdown-test/padding", "x".repeat(BODY_SIZE - compact.length - 64));
+        return dev.metahook.wire.CanonicalJson.bytes(tree);
     }
 
     private static Process start(int port) throws Exception {
@@ -96,16 +113,54 @@ class ShutdownTest {
         throw new AssertionError("the calls never got in flight");
     }
 
-    private static int pollReadinessUntilNotReady(int port) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    /** Asks /readyz on a connection opened before SIGTERM, until it is not 200. */
+    private static int pollReadinessUntilNotReady(Socket probe) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        java.io.DataInputStream in = new java.io.DataInputStream(probe.getInputStream());
         while (System.nanoTime() < deadline) {
-            int status = readiness(port);
+            probe.getOutputStream().write("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            probe.getOutputStream().flush();
+            String statusLine = line(in);
+            int length = 0;
+            for (String header; !(header = line(in)).isEmpty(); ) {
+                if (header.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                    length = Integer.parseInt(header.substring("content-length:".length()).trim());
+                }
+            }
+            in.readFully(new byte[length]);
+            int status = Integer.parseInt(statusLine.split(" ")[1]);
             if (status != 200) {
                 return status;
             }
             Thread.sleep(10);
         }
         return 200;
+    }
+
+    private static String line(java.io.DataInputStream in) throws Exception {
+        StringBuilder line = new StringBuilder();
+        for (int c; (c = in.read()) != '\n'; ) {
+            if (c == -1) {
+                throw new java.io.EOFException("closed");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    /** Until a new connection is refused: the listener is closed. */
+    private static void assertNotAccepting(int port) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                Thread.sleep(10);
+            } catch (java.net.ConnectException refused) {
+                return;
+            }
+        }
+        throw new AssertionError("the listener still accepts connections during the drain");
     }
 
     private static void waitUntilReady(int port) throws Exception {

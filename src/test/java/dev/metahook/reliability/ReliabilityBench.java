@@ -103,7 +103,8 @@ public final class ReliabilityBench {
                     metahook.loggedCalls() - warmCalls - t.answered.count(200), exit, drainMillis);
         }
         try (MetahookProcess metahook = warm(MetahookProcess.start("bench-drain-slow", Map.of("SHUTDOWN_TIMEOUT_SECONDS", "20")), small, largest)) {
-            List<Socket> calls = Scenarios.halfSent(metahook.port(), small, 16);
+            byte[] body = Bodies.withLargeParent(64 * 1024, "slow");
+            List<Socket> calls = Scenarios.halfSent(metahook.port(), body, 16);
             while (Scenarios.metric(metahook.port(), "metahook_hook_in_flight") < 16) {
                 Thread.sleep(20);
             }
@@ -113,7 +114,7 @@ public final class ReliabilityBench {
             long closing = 0;
             for (Socket call : calls) {
                 try (call) {
-                    Http.Response response = Scenarios.finish(call, small);
+                    Http.Response response = Scenarios.finish(call, body);
                     tally.add(response.status());
                     closing += response.closes() ? 1 : 0;
                 } catch (java.io.IOException e) {

@@ -31,6 +31,8 @@ final class Scenarios {
     static final class Tally {
         final Map<Integer, AtomicLong> byStatus = new ConcurrentHashMap<>();
         final List<Long> latenciesMicros = Collections.synchronizedList(new ArrayList<>());
+        /** The first whole answer of each status. */
+        final Map<Integer, Http.Response> examples = new ConcurrentHashMap<>();
 
         void add(int status) {
             byStatus.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
@@ -87,7 +89,9 @@ final class Scenarios {
                 try (Socket socket = socket(port)) {
                     go.await();
                     long started = System.nanoTime();
-                    tally.add(Http.exchange(socket, "POST", HOOK, body).status(), started);
+                    Http.Response response = Http.exchange(socket, "POST", HOOK, body);
+                    tally.examples.putIfAbsent(response.status(), response);
+                    tally.add(response.status(), started);
                 } catch (IOException | InterruptedException e) {
                     tally.add(-1);
                 }
