@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Shutdown that drops nothing. A call counts as done only once its response is written (Jetty's
  * {@link GracefulHandler} tracks it until the response completes, not until the handler returns).
- * On drain the listener stops accepting at once, every response from then on carries
- * {@code Connection: close}, a request that arrives on an open connection after that is refused
- * with {@code 503} before its body is read, idle keep-alive connections are closed once quiet for
+ * On drain (after readiness went false, from when every hook answer carries {@code Connection:
+ * close}) a request that arrives on an open connection is refused with {@code 503} before its body
+ * is read, then the listener stops accepting, idle keep-alive connections are closed once quiet for
  * {@link BodyIntake#READ_IDLE_TIMEOUT}, and the drain is clean when the last call in flight has
  * been answered within the shutdown timeout.
  */
@@ -29,12 +29,10 @@ final class Drain {
     private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
     private static final Duration CHECK = Duration.ofMillis(200);
 
-    private Drain() {
-    }
+    private final GracefulHandler graceful = new GracefulHandler();
 
     /** Puts the tracking in front of every handler of the server. */
-    static void install(Server server) {
-        GracefulHandler graceful = new GracefulHandler();
+    void install(Server server) {
         // A call in flight whose body pauses must keep the read limit it had, not Jetty's 1 s shutdown default.
         graceful.setShutdownIdleTimeout(BodyIntake.READ_IDLE_TIMEOUT.toMillis());
         server.insertHandler(graceful);
@@ -44,7 +42,10 @@ final class Drain {
      * Stops accepting and waits up to {@code timeout} for every call in flight to be answered and
      * every connection to close; true when that happened in time.
      */
-    static boolean drain(Server server, Duration timeout) {
+    boolean drain(Server server, Duration timeout) {
+        // New requests are refused before the listener closes: a request read in between would be
+        // handled on a connection Jetty is about to close, and its answer lost.
+        graceful.shutdown();
         CompletableFuture<Void> drained = Graceful.shutdown(server);
         long deadline = System.nanoTime() + timeout.toNanos();
         try {

@@ -35,6 +35,7 @@ public final class HookServer implements AutoCloseable {
     private final HookMetrics metrics;
     private final Authenticator authenticator;
     private final BodyIntake intake;
+    private final Drain drain = new Drain();
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private Javalin app;
 
@@ -71,7 +72,7 @@ public final class HookServer implements AutoCloseable {
      */
     public boolean shutdown() {
         ready.set(false);
-        boolean clean = Drain.drain(app.jettyServer().server(), config.shutdownTimeout());
+        boolean clean = drain.drain(app.jettyServer().server(), config.shutdownTimeout());
         app.stop();
         return clean;
     }
@@ -88,7 +89,7 @@ public final class HookServer implements AutoCloseable {
         javalin.http.maxRequestSize = config.maxBodySize();
         javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
         javalin.jetty.modifyHttpConfiguration(BodyIntake::limitReads);
-        javalin.jetty.modifyServer(Drain::install);
+        javalin.jetty.modifyServer(drain::install);
         javalin.jetty.addConnector(this::connector);
         javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
         javalin.routes.get("/readyz", this::readiness);
@@ -129,6 +130,9 @@ public final class HookServer implements AutoCloseable {
                 taken.headers().forEach(ctx::header);
                 body = taken.body();
                 answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
+            }
+            if (!ready.get()) {
+                ctx.header("Connection", "close");
             }
             int status = write(ctx, answer);
             observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);

@@ -33,6 +33,15 @@ final class Scenarios {
         final List<Long> latenciesMicros = Collections.synchronizedList(new ArrayList<>());
         /** The first whole answer of each status. */
         final Map<Integer, Http.Response> examples = new ConcurrentHashMap<>();
+        /** The first failures of calls that got no whole answer. */
+        final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+
+        void failed(Exception e) {
+            add(-1);
+            if (failures.size() < 5) {
+                failures.add(e.toString());
+            }
+        }
 
         void add(int status) {
             byStatus.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
@@ -75,7 +84,7 @@ final class Scenarios {
 
         @Override
         public String toString() {
-            return new java.util.TreeMap<>(byStatus).toString();
+            return new java.util.TreeMap<>(byStatus) + (failures.isEmpty() ? "" : " " + failures);
         }
     }
 
@@ -93,7 +102,7 @@ final class Scenarios {
                     tally.examples.putIfAbsent(response.status(), response);
                     tally.add(response.status(), started);
                 } catch (IOException | InterruptedException e) {
-                    tally.add(-1);
+                    tally.failed(e);
                 }
             }));
         }
@@ -124,7 +133,7 @@ final class Scenarios {
                                 }
                             }
                         } catch (IOException e) {
-                            tally.add(-1);
+                            tally.failed(e);
                         }
                     }
                 }));
@@ -314,10 +323,9 @@ final class Scenarios {
         return calls;
     }
 
-    static Http.Response finish(Socket call, byte[] body) throws IOException {
+    static void sendRest(Socket call, byte[] body) throws IOException {
         call.getOutputStream().write(body, body.length / 2, body.length - body.length / 2);
         call.getOutputStream().flush();
-        return Http.read(call.getInputStream());
     }
 
     /** The value of a gauge on /metrics. */
