@@ -42,6 +42,22 @@ final class Http {
         return read(socket.getInputStream());
     }
 
+    /** A call whose body goes in 64 KiB chunks, without a declared length. */
+    static Response exchangeChunked(Socket socket, String path, byte[] body) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (int from = 0; from < body.length; from += 65536) {
+            int length = Math.min(65536, body.length - from);
+            out.write((Integer.toHexString(length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body, from, length);
+            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return read(socket.getInputStream());
+    }
+
     /** One response; EOFException when the connection closed before a whole one came. */
     static Response read(InputStream in) throws IOException {
         String statusLine = line(in);

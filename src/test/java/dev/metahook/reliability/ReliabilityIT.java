@@ -81,6 +81,18 @@ class ReliabilityIT {
     }
 
     @Test
+    void aLargeChunkedBodyIsAdmittedAsItArrives() throws Exception {
+        try (MetahookProcess metahook = MetahookProcess.start("chunked", Map.of())) {
+            byte[] body = Bodies.withLargeParent(15 * 1024 * 1024, "chunked");
+            try (Socket socket = Scenarios.socket(metahook.port())) {
+                Http.Response response = Http.exchangeChunked(socket, Scenarios.HOOK, body);
+                assertEquals(200, response.status(), response.text().length() > 300 ? response.text().substring(0, 300) : response.text());
+            }
+            assertAliveUnderTheCeiling(metahook);
+        }
+    }
+
+    @Test
     void clientsSendingAByteASecondDoNotStarveAGoodCall() throws Exception {
         try (MetahookProcess metahook = MetahookProcess.start("slow-clients", Map.of())) {
             Scenarios.SlowOutcome slow = Scenarios.slowClients(metahook.port(), small, 300, Duration.ofSeconds(60));
