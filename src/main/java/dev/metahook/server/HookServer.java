@@ -38,6 +38,7 @@ public final class HookServer implements AutoCloseable {
     private final Drain drain = new Drain();
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private Javalin app;
+    private HeaderDeadline headerDeadline;
 
     private HookServer(ServerConfig config, HookEngine engine) {
         this.config = config;
@@ -52,6 +53,7 @@ public final class HookServer implements AutoCloseable {
         HookServer server = new HookServer(config, engine);
         server.app = Javalin.create(server::configure);
         server.app.start();
+        server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
         server.ready.set(true);
         return server;
     }
@@ -73,6 +75,7 @@ public final class HookServer implements AutoCloseable {
     public boolean shutdown() {
         ready.set(false);
         boolean clean = drain.drain(app.jettyServer().server(), config.shutdownTimeout());
+        headerDeadline.close();
         app.stop();
         return clean;
     }

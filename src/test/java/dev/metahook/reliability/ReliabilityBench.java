@@ -85,6 +85,12 @@ public final class ReliabilityBench {
                             + "%d closed unanswered, %d still open after 30 s; logged 408s %d%n", slow.goodStatus(), slow.goodMillis(),
                     slow.answered408(), slow.answeredOther(), slow.closedUnanswered(), slow.stillOpen(), metahook.loggedCalls(408));
         }
+        try (MetahookProcess metahook = warm(MetahookProcess.start("bench-slow-headers", Map.of()), small, largest)) {
+            long started = System.nanoTime();
+            Scenarios.SlowHeaders slow = Scenarios.slowHeaders(metahook.port(), small, 300, Duration.ofSeconds(60));
+            System.out.printf("300 clients sending headers 1 byte/s: good call %d in %d ms; %d of them closed within %d s%n",
+                    slow.goodStatus(), slow.goodMillis(), slow.closed(), (System.nanoTime() - started) / 1_000_000_000);
+        }
         try (MetahookProcess metahook = warm(MetahookProcess.start("bench-drain", Map.of("SHUTDOWN_TIMEOUT_SECONDS", "20")), small, largest)) {
             long warmCalls = metahook.loggedCalls();
             Scenarios.DrainLoad load = new Scenarios.DrainLoad(metahook.port(), small, 64);

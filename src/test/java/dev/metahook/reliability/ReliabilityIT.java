@@ -111,6 +111,17 @@ class ReliabilityIT {
     }
 
     @Test
+    void headersSentAByteASecondAreCut() throws Exception {
+        try (MetahookProcess metahook = MetahookProcess.start("slow-headers", Map.of())) {
+            Scenarios.SlowHeaders slow = Scenarios.slowHeaders(metahook.port(), small, 100, Duration.ofSeconds(60));
+
+            assertEquals(200, slow.goodStatus(), "a good call is answered while 100 slow headers are open");
+            assertEquals(100, slow.closed(), "every connection trickling its headers is closed");
+            assertTrue(metahook.alive());
+        }
+    }
+
+    @Test
     void sigtermUnderKeepAliveLoadLosesNoAnswer() throws Exception {
         try (MetahookProcess metahook = MetahookProcess.start("drain-load", Map.of("SHUTDOWN_TIMEOUT_SECONDS", "20"))) {
             Scenarios.DrainLoad load = new Scenarios.DrainLoad(metahook.port(), small, 64);

@@ -235,6 +235,56 @@ final class Scenarios {
         }
     }
 
+    /** How many connections trickling their headers were closed, and the good call made meanwhile. */
+    record SlowHeaders(int slow, long closed, int goodStatus, long goodMillis) {
+    }
+
+    /**
+     * {@code count} connections send a request line and headers a byte a second; once each has sent
+     * a few, one good call is made on a fresh connection. Then waits (up to {@code within}) for the
+     * slow ones to be closed by the server.
+     */
+    static SlowHeaders slowHeaders(int port, byte[] good, int count, Duration within) throws Exception {
+        byte[] head = Http.head("POST", HOOK, 10);
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                slow.add(socket(port));
+            }
+            boolean[] closed = new boolean[count];
+            int sent = 0;
+            long deadline = System.nanoTime() + within.toNanos();
+            int goodStatus = 0;
+            long goodMillis = -1;
+            while (System.nanoTime() < deadline && remaining(closed) > 0) {
+                for (int i = 0; i < count; i++) {
+                    if (!closed[i]) {
+                        try {
+                            slow.get(i).getOutputStream().write(head[sent % head.length]);
+                            slow.get(i).getOutputStream().flush();
+                        } catch (IOException e) {
+                            closed[i] = true;
+                        }
+                    }
+                }
+                sent++;
+                if (sent == 3) {
+                    long started = System.nanoTime();
+                    try (Socket socket = socket(port)) {
+                        goodStatus = Http.exchange(socket, "POST", HOOK, good).status();
+                    }
+                    goodMillis = (System.nanoTime() - started) / 1_000_000;
+                }
+                Thread.sleep(1000);
+            }
+            return new SlowHeaders(count, count - remaining(closed), goodStatus, goodMillis);
+        } finally {
+            for (Socket socket : slow) {
+                socket.close();
+            }
+        }
+    }
+
     /** What the clients of a drain saw. */
     static final class DrainTally {
         final Tally answered = new Tally();
