@@ -51,9 +51,15 @@ final class RelatedChecks {
     /**
      * Deletes the first related object the last answered request carried, lets the hook answer through
      * {@code converge} (which names the step), and puts the object back; a breach when the answer stayed
-     * the same. Nothing happens when no request carried a related object.
+     * the same. Nothing happens when no request carried a related object, or when a rule of the last
+     * customize answer selected nothing: that is {@code no-related}, and the hook may rightly answer
+     * the same without the objects it lacks.
      */
     static Optional<Breach> change(Simulation simulation, Function<String, Simulation.Run> converge) {
+        List<Customize.Result> customized = simulation.simulator().customize().history();
+        if (customized.isEmpty() || customized.get(customized.size() - 1).rules().stream().anyMatch(rule -> rule.objects() == 0)) {
+            return Optional.empty();
+        }
         CompositeSimulator.HookCall last = lastAnswered(simulation.history());
         ObjectNode related = last == null ? null : firstRelated(last.request().path("related"));
         if (related == null) {
