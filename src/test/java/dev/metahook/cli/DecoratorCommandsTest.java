@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class DecoratorCommandsTest {
     private static final String DIR = "src/test/resources/cli/service-per-pod/";
-    private static final String CONTROLLER = DIR + "decorator.yaml";
+    private static final String EXAMPLES = "examples/foreign-hooks/";
+    private static final String CONTROLLER = EXAMPLES + "service-per-pod.yaml";
 
     /** The well-behaved decorator: one Service per replica, the label, and finalize once no Service is left. */
     static ObjectNode servicePerPod(JsonNode request) {
@@ -66,7 +67,7 @@ class DecoratorCommandsTest {
 
     private static Result withHook(Function<JsonNode, ScriptedHook.Answer> script, boolean check, String... args) {
         try (ScriptedHook hook = new ScriptedHook(script)) {
-            List<String> all = new ArrayList<>(List.of("--controller", CONTROLLER, "--parent", DIR + "statefulset.yaml", "--url", hook.url()));
+            List<String> all = new ArrayList<>(List.of("--controller", CONTROLLER, "--parent", EXAMPLES + "statefulset.yaml", "--url", hook.url()));
             all.addAll(List.of(args));
             return run(check, all);
         }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class RelatedCommandsTest {
     private static final String DIR = "src/test/resources/cli/configmap-propagation/";
+    private static final String EXAMPLES = "examples/foreign-hooks/";
 
     /** The well-behaved hook: customize asks for the source and the namespaces; sync copies the one into the others. */
     static ObjectNode propagation(JsonNode request) {
@@ -60,7 +61,7 @@ class RelatedCommandsTest {
 
     private static Result run(Function<JsonNode, ObjectNode> hook, boolean check, String... args) {
         try (ScriptedHook scripted = new ScriptedHook(request -> ScriptedHook.Answer.ok(hook.apply(request)))) {
-            List<String> all = new ArrayList<>(List.of("--controller", DIR + "controller.yaml", "--url", scripted.url()));
+            List<String> all = new ArrayList<>(List.of("--controller", EXAMPLES + "configmap-propagation.yaml", "--url", scripted.url()));
             all.addAll(List.of(args));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -78,7 +79,7 @@ class RelatedCommandsTest {
 
     @Test
     void rendersACopyForEachSelectedNamespaceAndListsWhatWasSent() throws Exception {
-        Result result = run(RelatedCommandsTest::propagation, false, "--parent", DIR + "propagation.yaml", "--related", DIR + "related.yaml");
+        Result result = run(RelatedCommandsTest::propagation, false, "--parent", EXAMPLES + "propagation.yaml", "--related", EXAMPLES + "related.yaml");
         assertEquals(0, result.exit(), result.err());
         JsonNode answer = new YAMLMapper().readTree(result.out());
         assertEquals(List.of("team-a", "team-b"), answer.path("children").findValuesAsText("namespace"));
@@ -89,7 +90,7 @@ class RelatedCommandsTest {
 
     @Test
     void aHookThatFollowsItsRelatedObjectsIsClean() {
-        Result result = run(RelatedCommandsTest::propagation, true, "--parent", DIR + "propagation.yaml", "--related", DIR + "related.yaml",
+        Result result = run(RelatedCommandsTest::propagation, true, "--parent", EXAMPLES + "propagation.yaml", "--related", EXAMPLES + "related.yaml",
                 "--passes", "8");
         assertEquals(0, result.exit(), result.out());
         assertTrue(result.out().startsWith("check: clean ("), result.out());
@@ -97,7 +98,7 @@ class RelatedCommandsTest {
 
     @Test
     void withoutRelatedObjectsTheRunIsNotClean() {
-        Result result = run(RelatedCommandsTest::propagation, true, "--parent", DIR + "propagation.yaml", "--passes", "8");
+        Result result = run(RelatedCommandsTest::propagation, true, "--parent", EXAMPLES + "propagation.yaml", "--passes", "8");
         reports(result, "no-related", "v1 configmaps names [\"settings\"] in namespace config");
         reports(result, "no-related", "v1 namespaces labelSelector");
     }
@@ -105,7 +106,7 @@ class RelatedCommandsTest {
     @Test
     void aSelectorThatMatchesNoneOfTheRelatedObjectsIsReported() {
         Result result = run(RelatedCommandsTest::propagation, true, "--parent", DIR + "propagation-nowhere.yaml",
-                "--related", DIR + "related.yaml", "--passes", "8");
+                "--related", EXAMPLES + "related.yaml", "--passes", "8");
         reports(result, "no-related", "v1 namespaces labelSelector {\"matchLabels\":{\"propagate-settings\":\"never\"}}");
         assertEquals(1, result.breaches().size(), "the source ConfigMap was found: " + result.out());
     }
@@ -119,7 +120,7 @@ class RelatedCommandsTest {
                 answer.putObject("status");
             }
             return answer;
-        }, true, "--parent", DIR + "propagation.yaml", "--related", DIR + "related.yaml", "--passes", "8"),
+        }, true, "--parent", EXAMPLES + "propagation.yaml", "--related", EXAMPLES + "related.yaml", "--passes", "8"),
                 "ignores-related", "ConfigMap config/settings");
     }
 
@@ -133,16 +134,16 @@ class RelatedCommandsTest {
                 answer.with("status").put("first", order.isEmpty() ? "" : order.get(0));
             }
             return answer;
-        }, true, "--parent", DIR + "propagation.yaml", "--related", DIR + "related.yaml", "--passes", "8"),
+        }, true, "--parent", EXAMPLES + "propagation.yaml", "--related", EXAMPLES + "related.yaml", "--passes", "8"),
                 "non-deterministic", "keys in another order");
     }
 
     @Test
     void aRelatedFileWithAnObjectTwiceIsAUsageError() throws Exception {
         java.nio.file.Path twice = java.nio.file.Files.createTempFile("related", ".yaml");
-        java.nio.file.Files.writeString(twice, java.nio.file.Files.readString(java.nio.file.Path.of(DIR + "related.yaml"))
+        java.nio.file.Files.writeString(twice, java.nio.file.Files.readString(java.nio.file.Path.of(EXAMPLES + "related.yaml"))
                 + "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n");
-        Result result = run(RelatedCommandsTest::propagation, false, "--parent", DIR + "propagation.yaml", "--related", twice.toString());
+        Result result = run(RelatedCommandsTest::propagation, false, "--parent", EXAMPLES + "propagation.yaml", "--related", twice.toString());
         assertEquals(2, result.exit());
         java.nio.file.Files.delete(twice);
     }
