@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The customize hook: the controller's related-resource rules, checked against what Metacontroller
@@ -44,7 +45,7 @@ final class CustomizeHook {
             }
             HasMetadata parent = typed.object();
             rules = ((Customizer<HasMetadata>) registration.controller()).customize(parent, context(request, composite));
-            if (rules == null || rules.contains(null)) {
+            if (rules == null || rules.stream().anyMatch(Objects::isNull)) {
                 throw new IllegalStateException("customize returned null or a null rule");
             }
         } catch (TerminalException e) {

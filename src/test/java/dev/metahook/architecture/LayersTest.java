@@ -31,7 +31,7 @@ class LayersTest {
                 .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("sim").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "service", "cli")
-                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "controllers", "service", "cli")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "controllers", "service", "cli")
                 .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "engine", "server", "sim", "cli")
                 .withOptionalLayers(true)
                 .check(CLASSES);
