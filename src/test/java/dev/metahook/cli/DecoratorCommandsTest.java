@@ -50,6 +50,23 @@ class DecoratorCommandsTest {
         return response;
     }
 
+    /** The decorator with customize: it asks for the ConfigMap {@code <name>-ports} and takes the target port from it. */
+    static ObjectNode servicePerPodWithPorts(JsonNode request) {
+        if (!request.has("object")) {
+            ObjectNode response = Json.object();
+            response.putArray("relatedResources").addObject().put("apiVersion", "v1").put("resource", "configmaps")
+                    .putArray("names").add(request.at("/parent/metadata/name").asText() + "-ports");
+            return response;
+        }
+        ObjectNode response = servicePerPod(request);
+        JsonNode ports = request.at("/related/ConfigMap.v1").path(request.at("/object/metadata/name").asText() + "-ports");
+        if (!ports.isMissingNode()) {
+            response.path("attachments").forEach(service -> ((ObjectNode) service.at("/spec/ports/0")).put("targetPort",
+                    ports.at("/data/targetPort").asInt()));
+        }
+        return response;
+    }
+
     private record Result(int exit, String out, String err) {
         List<String> breaches() {
             return out.lines().filter(line -> line.startsWith("BREACH ")).toList();
@@ -66,8 +83,12 @@ class DecoratorCommandsTest {
     }
 
     private static Result withHook(Function<JsonNode, ScriptedHook.Answer> script, boolean check, String... args) {
+        return withHook(CONTROLLER, script, check, args);
+    }
+
+    private static Result withHook(String controller, Function<JsonNode, ScriptedHook.Answer> script, boolean check, String... args) {
         try (ScriptedHook hook = new ScriptedHook(script)) {
-            List<String> all = new ArrayList<>(List.of("--controller", CONTROLLER, "--parent", EXAMPLES + "statefulset.yaml", "--url", hook.url()));
+            List<String> all = new ArrayList<>(List.of("--controller", controller, "--parent", EXAMPLES + "statefulset.yaml", "--url", hook.url()));
             all.addAll(List.of(args));
             return run(check, all);
         }
@@ -150,5 +171,26 @@ class DecoratorCommandsTest {
             answer.path("attachments").forEach(service -> ((ObjectNode) service).remove("kind"));
             return answer;
         }), "missing-kind");
+    }
+
+    @Test
+    void aDecoratorWithCustomizeReadsItsRelatedObjectsAndIsCleanWithThem() throws Exception {
+        String controller = DIR + "decorator-with-customize.yaml";
+        Function<JsonNode, ScriptedHook.Answer> hook = request -> ScriptedHook.Answer.ok(servicePerPodWithPorts(request));
+        Result rendered = withHook(controller, hook, false, "--related", DIR + "ports.yaml");
+        assertEquals(0, rendered.exit(), rendered.err());
+        JsonNode answer = new YAMLMapper().readTree(rendered.out());
+        assertEquals(9090, answer.at("/attachments/0/spec/ports/0/targetPort").asInt(), rendered.out());
+        assertEquals("web-ports", answer.at("/related/ConfigMap.v1/0").asText(), "v1 key of a namespaced target: the name");
+        Result checked = withHook(controller, hook, true, "--related", DIR + "ports.yaml", "--passes", "8");
+        assertEquals(0, checked.exit(), checked.out());
+        reports(withHook(controller, hook, true, "--passes", "8"), "no-related");
+    }
+
+    @Test
+    void reportsADecoratorThatAsksForRelatedObjectsAndIgnoresThem() {
+        reports(withHook(DIR + "decorator-with-customize.yaml", request -> ScriptedHook.Answer.ok(request.has("object")
+                ? servicePerPod(request) : servicePerPodWithPorts(request)), true, "--related", DIR + "ports.yaml", "--passes", "8"),
+                "ignores-related");
     }
 }
