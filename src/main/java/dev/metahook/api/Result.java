@@ -2,6 +2,7 @@ package dev.metahook.api;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -55,7 +57,7 @@ public final class Result<S> {
     }
 
     public static <S> Result<S> of(Collection<? extends HasMetadata> objects) {
-        if (objects.contains(null)) {
+        if (objects.stream().anyMatch(Objects::isNull)) {
             throw new IllegalArgumentException("a desired object is null");
         }
         return new Result<>(List.copyOf(objects), false, null, null, Set.of(), false, Map.of(), Map.of());
@@ -72,7 +74,7 @@ public final class Result<S> {
 
     /** The same answer with these objects added. */
     public Result<S> with(HasMetadata... more) {
-        List<HasMetadata> all = new java.util.ArrayList<>(objects);
+        List<HasMetadata> all = new ArrayList<>(objects);
         for (HasMetadata object : more) {
             if (object == null) {
                 throw new IllegalArgumentException("a desired object is null");
