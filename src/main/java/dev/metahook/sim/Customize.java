@@ -121,14 +121,14 @@ public final class Customize {
 
     /** Why Metacontroller refuses a rule, or null. */
     private static String refused(JsonNode rule, String parentNamespace, HookVersion version) {
-        if (rule.has("names") && (rule.has("labelSelector") || rule.has("namespaceSelector"))) {
+        if (rule.path("names").size() > 0 && (rule.hasNonNull("labelSelector") || rule.hasNonNull("namespaceSelector"))) {
             return "names cannot be combined with labelSelector or namespaceSelector";
         }
-        if (rule.hasNonNull("namespace") && rule.has("namespaceSelector")) {
+        if (!rule.path("namespace").asText("").isEmpty() && rule.hasNonNull("namespaceSelector")) {
             return "namespace cannot be combined with namespaceSelector";
         }
         if (!parentNamespace.isEmpty() && version == HookVersion.V1) {
-            if (rule.has("namespaceSelector")) {
+            if (rule.hasNonNull("namespaceSelector")) {
                 return "namespaceSelector is not supported for namespaced parent in v1 hook version";
             }
             String namespace = rule.path("namespace").asText("");
@@ -145,7 +145,7 @@ public final class Customize {
                 || !inNamespace(rule, parentNamespace, version, all, object.path("metadata").path("namespace").asText(""))) {
             return false;
         }
-        if (rule.path("names").isArray()) {
+        if (rule.path("names").size() > 0) {
             for (JsonNode name : rule.path("names")) {
                 if (name.asText().equals(object.path("metadata").path("name").asText())) {
                     return true;
@@ -164,7 +164,7 @@ public final class Customize {
         if (!wanted.isEmpty()) {
             return wanted.equals(namespace);
         }
-        if (rule.has("namespaceSelector")) {
+        if (rule.hasNonNull("namespaceSelector")) {
             return selectedNamespaces(rule.get("namespaceSelector"), all).contains(namespace);
         }
         return parentNamespace.isEmpty() || parentNamespace.equals(namespace) || version == HookVersion.V2 && namespace.isEmpty();
