@@ -1,19 +1,14 @@
 package dev.metahook.cli;
 
-import dev.metahook.engine.Controllers;
-import dev.metahook.engine.HookEngine;
+import dev.metahook.Metahook;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** {@code java -jar metahook.jar [serve]}. */
 public final class Main {
-    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
-
     private Main() {
     }
 
@@ -48,7 +43,6 @@ public final class Main {
     }
 
     private static void serve() {
-        long started = System.nanoTime();
         ServerConfig config;
         byte[] databaseKey;
         try {
@@ -59,21 +53,10 @@ public final class Main {
             System.exit(2);
             return;
         }
-        serve(config, databaseKey, started);
-    }
-
-    static void serve(ServerConfig config, byte[] databaseKey, long started) {
-        Clock clock = Clock.systemUTC();
-        Controllers controllers = BuiltInControllers.all(clock, databaseKey);
-        HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("shutting down: not ready, not accepting, answering the calls in flight");
-            boolean clean = server.shutdown();
-            LOG.info(clean ? "stopped: every call answered" : "stopped: some calls were cut");
-            // SIGTERM would end the JVM with 143; a drain that answered every call is a clean exit.
-            Runtime.getRuntime().halt(clean ? 0 : 1);
-        }, "metahook-shutdown"));
-        LOG.info("metahook serving {} on {}:{} (ready in {} ms)", controllers.names(), config.host(), server.port(),
-                (System.nanoTime() - started) / 1_000_000);
+        HookServer server = Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
+        // SIGTERM would end the JVM with 143: once the drain (run by Metahook's shutdown hook) is
+        // over, a drain that answered every call is a clean exit, 0.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> Runtime.getRuntime().halt(server.shutdown() ? 0 : 1),
+                "metahook-exit"));
     }
 }

@@ -39,6 +39,7 @@ public final class HookServer implements AutoCloseable {
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private Javalin app;
     private HeaderDeadline headerDeadline;
+    private Boolean drained;
 
     private HookServer(ServerConfig config, HookEngine engine) {
         this.config = config;
@@ -70,14 +71,17 @@ public final class HookServer implements AutoCloseable {
     /**
      * Stops gracefully ({@link Drain}): readiness turns false and the listener stops accepting at
      * once, calls in flight get up to the shutdown timeout to be answered, then the server stops.
-     * True when every call was answered.
+     * True when every call was answered. Stops once: a later call (from another thread, too) waits
+     * for that and returns the same.
      */
-    public boolean shutdown() {
-        ready.set(false);
-        boolean clean = drain.drain(app.jettyServer().server(), config.shutdownTimeout());
-        headerDeadline.close();
-        app.stop();
-        return clean;
+    public synchronized boolean shutdown() {
+        if (drained == null) {
+            ready.set(false);
+            drained = drain.drain(app.jettyServer().server(), config.shutdownTimeout());
+            headerDeadline.close();
+            app.stop();
+        }
+        return drained;
     }
 
     @Override
