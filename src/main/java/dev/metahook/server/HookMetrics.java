@@ -59,10 +59,6 @@ final class HookMetrics {
         inFlight.decrementAndGet();
     }
 
-    int inFlight() {
-        return inFlight.get();
-    }
-
     /** Records one finished call; {@code status} is what went on the wire (304 included). */
     void finished(String controller, String hook, HookAnswer answer, int status, Duration took) {
         String controllerTag = controllers.contains(controller) ? controller : "unknown";
