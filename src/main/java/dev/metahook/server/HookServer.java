@@ -89,6 +89,8 @@ public final class HookServer implements AutoCloseable {
         javalin.http.compressionStrategy = CompressionStrategy.NONE;
         javalin.http.maxRequestSize = config.maxBodySize();
         javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+        javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+        javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.addConnector(this::connector);
         javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
         javalin.routes.get("/readyz", this::readiness);
@@ -124,8 +126,13 @@ public final class HookServer implements AutoCloseable {
             if (!authenticator.allows(ctx.header("Authorization"))) {
                 answer = rejected(ctx);
             } else {
-                body = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), config.maxBodySize());
-                answer = body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
+                try {
+                    body = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), config.maxBodySize());
+                    answer = body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
+                } catch (BodyFailure e) {
+                    ctx.header("Connection", "close");
+                    answer = HookAnswer.problem(e.problem());
+                }
             }
             int status = write(ctx, answer);
             observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
@@ -184,10 +191,14 @@ public final class HookServer implements AutoCloseable {
     private static void methodNotAllowed(Context ctx) {
         ctx.header("Allow", "POST");
         problem(ctx, Problem.of("method-not-allowed", "Method not allowed", 405,
-                ctx.method() + " is not a hook call; Metacontroller calls hooks with POST"));
+                ctx.req().getMethod() + " is not a hook call; Metacontroller calls hooks with POST"));
     }
 
     private static void notFound(Context ctx) {
+        if (!"POST".equals(ctx.req().getMethod()) && ctx.path().matches("/[^/]+/[^/]+")) {
+            methodNotAllowed(ctx);
+            return;
+        }
         String written = ctx.res().getContentType();
         if (written == null || !written.startsWith(Problem.MEDIA_TYPE)) {
             problem(ctx, Problem.of("not-found", "Not found", 404,

@@ -21,6 +21,8 @@ import java.util.Map;
 public record ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout, Duration shutdownTimeout,
                            Auth auth, Tls tls) {
     public static final long DEFAULT_MAX_BODY_SIZE = 16L * 1024 * 1024;
+    /** The largest MAX_BODY_SIZE: a body is held in one Java array, and a hook request near this size is far beyond any real one. */
+    public static final long MAX_MAX_BODY_SIZE = 1L << 30;
 
     /** Files holding accepted credentials: bearer tokens (one per line), or a basic-auth user name and passwords. */
     public record Auth(Path bearerTokenFile, Path basicUsernameFile, Path basicPasswordFile) {
@@ -44,8 +46,8 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("PORT must be between 0 and 65535, got " + port);
         }
-        if (maxBodySize < 1) {
-            throw new IllegalArgumentException("MAX_BODY_SIZE must be positive, got " + maxBodySize);
+        if (maxBodySize < 1 || maxBodySize > MAX_MAX_BODY_SIZE) {
+            throw new IllegalArgumentException("MAX_BODY_SIZE must be between 1 and 1Gi (" + MAX_MAX_BODY_SIZE + " bytes), got " + maxBodySize);
         }
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("IDLE_TIMEOUT_SECONDS must be positive, got " + idleTimeout.getSeconds());
@@ -94,6 +96,10 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
     }
 
     public ServerConfig withAuth(Auth auth) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+    }
+
+    public ServerConfig withIdleTimeout(Duration idleTimeout) {
         return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
     }
 

@@ -37,6 +37,11 @@ class ServerConfigTest {
                 assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("PORT", "70000"))).getMessage());
         assertEquals("MAX_BODY_SIZE must be a size in bytes, such as 16777216 or 16Mi, got '16MB'",
                 assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("MAX_BODY_SIZE", "16MB"))).getMessage());
+        for (String tooLarge : new String[] {"2Gi", "2147483648"}) {
+            assertEquals("MAX_BODY_SIZE must be between 1 and 1Gi (1073741824 bytes), got 2147483648", assertThrows(
+                    IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("MAX_BODY_SIZE", tooLarge))).getMessage());
+        }
+        assertEquals(1L << 30, ServerConfig.fromEnvironment(Map.of("MAX_BODY_SIZE", "1Gi")).maxBodySize());
         assertEquals("TLS_CERT_FILE and TLS_KEY_FILE go together",
                 assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("TLS_CERT_FILE", "/a"))).getMessage());
         assertEquals("AUTH_BASIC_USERNAME_FILE and AUTH_BASIC_PASSWORD_FILE go together", assertThrows(IllegalArgumentException.class,
