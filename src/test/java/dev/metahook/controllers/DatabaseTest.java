@@ -20,6 +20,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Database through HTTP: each phase, the credentials, the claim template, and every step of its teardown. */
 class DatabaseTest {
@@ -176,6 +178,37 @@ class DatabaseTest {
                 response.at("/status/conditions/2/message").asText());
         assertEquals(WebAppTest.asLastApplied(find(observed, "StatefulSet", "orders")), child(response, "StatefulSet", "orders"));
         assertEquals(4, response.get("children").size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"1e1000000000", "1e2147483648", "1e-1000000000", "9Ei", "0", "-1Gi", "100000000000000000000"})
+    void aStorageNoVolumeCanHaveIsAnInvalidSpecThatKeepsChildren(String storage) {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("storage", storage);
+        JsonNode response = sync(database, observed);
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("spec.storage: " + storage + " is no size a volume can have: it must be more than 0 and at most 8Ei",
+                response.at("/status/conditions/2/message").asText());
+        assertEquals(WebAppTest.asLastApplied(find(observed, "StatefulSet", "orders")), child(response, "StatefulSet", "orders"));
+        assertEquals(4, response.get("children").size());
+        assertEquals("Failed", sync(database, List.of()).at("/status/phase").asText(), "refused before any StatefulSet too");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"my.app", "a23456789012345678901234567890123456789012345678901"})
+    void aNameThatMakesAChildNameTheApiServerRefusesStallsWithInvalidSpec(String name) {
+        ObjectNode database = database();
+        database.with("metadata").put("name", name);
+        JsonNode response = sync(database, List.of());
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("Failed", response.at("/status/phase").asText());
+        assertTrue(response.at("/status/conditions/2/message").asText().startsWith("metadata.name: Database \"" + name + "\" would name a child"),
+                response.toString());
+        assertTrue(response.at("/status/conditions/2/message").asText().endsWith("recreate the Database under such a name of at most 50 characters"));
+        assertEquals(0, response.get("children").size());
+        database.with("metadata").put("name", "d".repeat(50));
+        assertEquals("Pending", sync(database, List.of()).at("/status/phase").asText(), "50 characters are fine");
     }
 
     @Test

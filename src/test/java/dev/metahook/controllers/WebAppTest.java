@@ -16,6 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** WebApp through HTTP: each row of its conditions table, its children, and what an invalid spec keeps. */
 class WebAppTest {
@@ -156,6 +158,20 @@ class WebAppTest {
         assertEquals("spec.image: must be a string, got 42", sync(webApp, observed).at("/status/conditions/2/message").asText());
         webApp.remove("spec");
         assertEquals("spec: is required, with at least spec.image", sync(webApp, observed).at("/status/conditions/2/message").asText());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"my.app", "Hello", "1st-app", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
+    void aNameNoServiceCanHaveStallsWithInvalidSpec(String name) {
+        ObjectNode webApp = webApp();
+        webApp.with("metadata").put("name", name);
+        JsonNode response = sync(webApp, List.of());
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("metadata.name: WebApp \"" + name + "\" would name a child \"" + name + "\", which the API server refuses: a Service"
+                + " or Job name is at most 63 characters of lower-case letters, digits and '-', starting with a letter and ending with a"
+                + " letter or digit; recreate the WebApp under such a name of at most 63 characters",
+                response.at("/status/conditions/2/message").asText());
+        assertEquals(0, response.get("children").size());
     }
 
     @Test

@@ -6,10 +6,12 @@ import dev.metahook.api.Finalization;
 import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.SyncResult;
 import dev.metahook.api.TerminalException;
+import dev.metahook.controllers.ChildNames;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,6 +33,7 @@ public final class DatabaseController implements CompositeController<Database> {
     @Override
     public SyncResult sync(Database database, ObservedChildren children) {
         String name = database.getMetadata().getName();
+        ChildNames.requireDnsLabels("Database", name, List.of(name, DatabaseChildren.headlessName(name), DatabaseChildren.backupJobName(name)));
         Optional<StatefulSet> running = children.get(StatefulSet.class, name);
         DesiredDatabase desired = DesiredDatabase.of(database.getSpec(), running);
         return SyncResult.of(

@@ -5,6 +5,7 @@ import dev.metahook.api.Conditions;
 import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.SyncResult;
 import dev.metahook.api.TerminalException;
+import dev.metahook.controllers.ChildNames;
 import dev.metahook.controllers.Labels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -42,6 +43,7 @@ public final class WebAppController implements CompositeController<WebApp> {
     public SyncResult sync(WebApp webApp, ObservedChildren children) {
         DesiredApp app = DesiredApp.of(webApp.getSpec());
         String name = webApp.getMetadata().getName();
+        ChildNames.requireDnsLabels("WebApp", name, List.of(name));
         Optional<Deployment> observed = children.get(Deployment.class, name);
         Rollout rollout = Rollout.of(observed, app);
         Conditions conditions = Conditions.from(webApp, clock)
