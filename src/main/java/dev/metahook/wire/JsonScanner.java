@@ -35,6 +35,18 @@ final class JsonScanner {
         this.limit = body.length;
     }
 
+    /**
+     * Checks that a whole body is one JSON value (whitespace around it allowed) under the same rules
+     * as every other body: the one UTF-8 rule for every part of every request.
+     */
+    static void checkWhole(byte[] body) {
+        JsonScanner scanner = new JsonScanner(body);
+        int end = scanner.skipWhitespace(scanner.valueEnd(scanner.skipWhitespace(0)));
+        if (!scanner.atEnd(end)) {
+            throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
+        }
+    }
+
     byte[] body() {
         return body;
     }

@@ -109,6 +109,43 @@ class BadInputTest {
                 .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/namespace"));
     }
 
+    /** The bytes of a request whose text has {@code NAME} replaced by raw bytes, UTF-8 or not. */
+    private static byte[] withRawBytes(String request, byte[] raw) {
+        String[] parts = request.split("NAME", 2);
+        byte[] before = parts[0].getBytes(StandardCharsets.UTF_8);
+        byte[] after = parts[1].getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[before.length + raw.length + after.length];
+        System.arraycopy(before, 0, out, 0, before.length);
+        System.arraycopy(raw, 0, out, before.length, raw.length);
+        System.arraycopy(after, 0, out, before.length + raw.length, after.length);
+        return out;
+    }
+
+    /** Overlong {@code /} (C0 AF) and a CESU-8 surrogate pair (ED A0 80 ED B0 80): not UTF-8, wherever they are. */
+    @ParameterizedTest(name = "{0} in {1}")
+    @CsvSource({"C0AF, parent", "EDA080EDB080, parent", "C0AF, child", "EDA080EDB080, child", "C0AF, customize", "C0AF, controller",
+            "FF, parent"})
+    void refusesBytesThatAreNotUtf8InEveryPartOfARequest(String hex, String where) {
+        byte[] raw = java.util.HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
+        String placeholder = "hel" + "NAME" + "lo";
+        ObjectNode request = Requests.sync(Requests.widget(where.equals("parent") || where.equals("customize") ? placeholder : "hello", 1, "hi"),
+                where.equals("child") ? List.of(Requests.observedConfigMap("hello", 1, placeholder)) : List.of(), false);
+        if (where.equals("controller")) {
+            request.with("controller").with("metadata").put("name", placeholder);
+        }
+        String text = new String(Requests.bytes(request), StandardCharsets.UTF_8);
+        String path = "/widget/sync";
+        if (where.equals("customize")) {
+            text = "{\"controller\":{},\"parent\":" + request.get("parent") + "}";
+            path = "/widget/customize";
+        }
+        byte[] body = withRawBytes(text, raw);
+        given().port(server.port()).contentType("application/json").body(body).post(path).then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("detail", containsString("not UTF-8"));
+    }
+
     @Test
     void refusesAParentOfAnotherKind() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
