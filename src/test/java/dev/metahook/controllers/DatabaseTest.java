@@ -4,6 +4,7 @@ import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
 import static dev.metahook.testing.Cluster.json;
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -129,6 +130,18 @@ class DatabaseTest {
         secret.with("data").put("password", Base64.getEncoder().encodeToString("set-by-someone-else".getBytes()));
         JsonNode response = sync(database, observed);
         assertEquals(secret.get("data"), child(response, "Secret", "orders-credentials").get("data"));
+    }
+
+    @Test
+    void refusesTheSecretUnderAnotherKeyRatherThanDerivingANewPassword() {
+        ObjectNode database = database();
+        ObjectNode request = request(database, running(database, "{}"), false);
+        ObjectNode secrets = request.with("children").with("Secret.v1");
+        secrets.set("other", secrets.remove("orders-credentials"));
+        given().port(server.port()).contentType("application/json").body(dev.metahook.testing.Requests.bytes(request))
+                .post("/database/sync").then()
+                .statusCode(400)
+                .body("pointer", org.hamcrest.Matchers.equalTo("/children/Secret.v1/other/metadata/name"));
     }
 
     @Test

@@ -100,6 +100,33 @@ class BadInputTest {
                 .body("detail", containsString("is other, but its key hello says hello"));
     }
 
+    /** A child the controller never reads is checked all the same: its place in the request must say what it is. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "name is not its key | Secret.v1 | other | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"hello-credentials\",\"namespace\":\"default\"}} | /children/Secret.v1/other/metadata/name | is hello-credentials, but its key other says other",
+            "kind of another group | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"hello\"}} | /children/Secret.v1/hello | object is ConfigMap.v1 but sits in group Secret.v1",
+            "apiVersion of another group | Secret.v1 | hello | {\"apiVersion\":\"v2\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"hello\"}} | /children/Secret.v1/hello | object is Secret.v2 but sits in group Secret.v1",
+            "namespace is not its key's | Secret.v1 | default/hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"hello\",\"namespace\":\"prod\"}} | /children/Secret.v1/default~1hello/metadata/namespace | is prod, but its key default/hello says default",
+            "escaped name that is its key | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"h\\u0065llo\"},\"metadata\":{\"name\":\"other\"}} | /children/Secret.v1/hello/metadata/name | is other, but its key hello says hello",
+            "no metadata | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\"} | /children/Secret.v1/hello/metadata | required field is missing",
+            "name not a string | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":7}} | /children/Secret.v1/hello/metadata/name | expected a non-empty string",
+    })
+    void checksTheIdentityOfEveryObservedChildReadOrNot(String what, String group, String key, String child, String pointer, String detail) {
+        String request = new String(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)), StandardCharsets.UTF_8)
+                .replace("\"children\":{", "\"children\":{\"" + group + "\":{\"" + key + "\":" + child + "},");
+        problem("/widget/sync", request, 400)
+                .body("pointer", equalTo(pointer))
+                .body("detail", containsString(detail));
+    }
+
+    @Test
+    void acceptsAChildWhoseIdentityIsWrittenWithEscapes() {
+        String request = new String(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)), StandardCharsets.UTF_8)
+                .replace("\"children\":{", "\"children\":{\"Secret.v1\":{\"default/h\u00e9llo\":{\"apiVersion\":\"v\\u0031\","
+                        + "\"kind\":\"Secret\",\"metadata\":{\"namespace\":\"default\",\"name\":\"h\\u00e9llo\"}}},");
+        post("/widget/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode(200);
+    }
+
     @Test
     void namesAKeptChildWhoseMetadataIsMalformedEvenThoughItsAnnotationIsFine() {
         ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
