@@ -145,6 +145,38 @@ class DatabaseTest {
     }
 
     @Test
+    void neverLogsThePasswordNotEvenAtDebugLevel() {
+        ch.qos.logback.classic.Logger calls = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("metahook.calls");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        ch.qos.logback.classic.Level level = calls.getLevel();
+        calls.setLevel(ch.qos.logback.classic.Level.DEBUG);
+        calls.addAppender(appender);
+        JsonNode secret;
+        try {
+            ObjectNode database = database();
+            List<ObjectNode> observed = running(database, READY);
+            ObjectNode observedSecret = find(observed, "Secret", "orders-credentials");
+            observedSecret.putObject("stringData").put("extra", "plain-text-secret");
+            secret = child(sync(database, observed), "Secret", "orders-credentials");
+            assertTrue(observedSecret.at("/metadata/annotations").toString().contains(secret.at("/data/password").asText()),
+                    "the observed Secret's last-applied annotation holds the password too");
+        } finally {
+            calls.detachAppender(appender);
+            calls.setLevel(level);
+        }
+        String password = decoded(secret, "password");
+        List<String> logged = appender.list.stream().map(event -> event.getFormattedMessage() + " " + event.getKeyValuePairs()).toList();
+        assertTrue(logged.stream().anyMatch(line -> line.contains("hook call bodies") && line.contains("<redacted>")), logged.toString());
+        assertTrue(logged.stream().anyMatch(line -> line.contains("orders-credentials")), "the rest of the bodies is logged");
+        for (String line : logged) {
+            assertFalse(line.contains(password), line);
+            assertFalse(line.contains(secret.at("/data/password").asText()), line);
+            assertFalse(line.contains("plain-text-secret"), line);
+        }
+    }
+
+    @Test
     void saysProvisioningUntilThePrimaryIsReady() {
         ObjectNode database = database();
         JsonNode response = sync(database, running(database, "{'observedGeneration':1,'replicas':1}"));
