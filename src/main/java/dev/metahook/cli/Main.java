@@ -47,6 +47,16 @@ public final class Main {
         }
     }
 
+    /** The message of a configuration file the server could not use (credentials, certificates), however deep it was wrapped. */
+    static java.util.Optional<String> configurationError(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IllegalArgumentException) {
+                return java.util.Optional.of(cause.getMessage());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static void serve() {
         long started = System.nanoTime();
         ServerConfig config;
@@ -65,7 +75,14 @@ public final class Main {
     static void serve(ServerConfig config, byte[] databaseKey, long started) {
         Clock clock = Clock.systemUTC();
         Controllers controllers = BuiltInControllers.all(clock, databaseKey);
-        HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
+        HookServer server;
+        try {
+            server = HookServer.start(config, new HookEngine(controllers, clock));
+        } catch (RuntimeException e) {
+            System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
+            System.exit(2);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("shutting down: not ready any more, letting calls in flight finish");
             server.shutdown();
