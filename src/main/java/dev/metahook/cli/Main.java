@@ -88,7 +88,8 @@ public final class Main {
             server.shutdown();
             LOG.info("stopped");
         }, "metahook-shutdown"));
-        LOG.info("metahook serving {} on {}:{} (ready in {} ms)", controllers.names(), config.host(), server.port(),
-                (System.nanoTime() - started) / 1_000_000);
+        LOG.info("metahook serving {} on {}:{} (ready in {} ms){}", controllers.names(), config.host(), server.port(),
+                (System.nanoTime() - started) / 1_000_000,
+                server.managementPort() < 0 ? "" : "; health and metrics also on " + config.host() + ":" + server.managementPort());
     }
 }

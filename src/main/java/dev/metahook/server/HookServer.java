@@ -36,6 +36,7 @@ public final class HookServer implements AutoCloseable {
     private final Authenticator authenticator;
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private Javalin app;
+    private ManagementServer management;
 
     private HookServer(ServerConfig config, HookEngine engine) {
         this.config = config;
@@ -49,12 +50,20 @@ public final class HookServer implements AutoCloseable {
         HookServer server = new HookServer(config, engine);
         server.app = Javalin.create(server::configure);
         server.app.start();
+        if (config.managementPort() >= 0) {
+            server.management = ManagementServer.start(config.host(), config.managementPort(), server.ready::get, server.metrics::scrape);
+        }
         server.ready.set(true);
         return server;
     }
 
     public int port() {
         return app.port();
+    }
+
+    /** The port of the plain-HTTP management listener ({@code MANAGEMENT_PORT}), or -1 when there is none. */
+    public int managementPort() {
+        return management == null ? -1 : management.port();
     }
 
     /** The keep-alive idle timeout the listener really has (Metacontroller's client keeps idle connections 90 s). */
@@ -76,6 +85,9 @@ public final class HookServer implements AutoCloseable {
             LOG.warn("stopping with {} hook calls still in flight after {}", metrics.inFlight(), config.shutdownTimeout());
         }
         app.stop();
+        if (management != null) {
+            management.close();
+        }
     }
 
     @Override
@@ -92,9 +104,7 @@ public final class HookServer implements AutoCloseable {
         javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.addConnector(this::connector);
-        javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
-        javalin.routes.get("/readyz", this::readiness);
-        javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+        HealthRoutes.add(javalin, ready::get, metrics::scrape);
         javalin.routes.post(HOOK_PATH, this::hook);
         for (HandlerType method : OTHER_METHODS) {
             javalin.routes.addHttpHandler(method, HOOK_PATH, HookServer::methodNotAllowed);
@@ -181,11 +191,6 @@ public final class HookServer implements AutoCloseable {
         ctx.header("Connection", "close");
         return HookAnswer.problem(Problem.of("body-too-large", "Request body too large", 413,
                 "the request body is larger than the limit of " + config.maxBodySize() + " bytes (MAX_BODY_SIZE)"));
-    }
-
-    private void readiness(Context ctx) {
-        boolean isReady = ready.get();
-        ctx.status(isReady ? 200 : 503).contentType("text/plain").result(isReady ? "ready\n" : "not ready\n");
     }
 
     private static void methodNotAllowed(Context ctx) {

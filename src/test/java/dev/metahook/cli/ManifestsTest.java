@@ -145,6 +145,27 @@ class ManifestsTest {
     }
 
     @Test
+    void probesUseThePlainManagementPortAndEachCallerIsAdmittedToItsPort() throws IOException {
+        Deployment deployment = Json.convert(only("metacontroller", "Deployment"), Deployment.class);
+        var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        String managementPort = container.getEnv().stream().filter(e -> e.getName().equals("MANAGEMENT_PORT")).findFirst().orElseThrow().getValue();
+        int management = container.getPorts().stream().filter(p -> p.getName().equals("management")).findFirst().orElseThrow().getContainerPort();
+        assertEquals(Integer.parseInt(managementPort), management);
+        assertEquals("management", container.getReadinessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals("management", container.getLivenessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals(null, container.getReadinessProbe().getHttpGet().getScheme(), "plain HTTP, whatever TLS the hook port has");
+        Map<String, Integer> admitted = new TreeMap<>();
+        for (JsonNode rule : only("metacontroller", "NetworkPolicy").at("/spec/ingress")) {
+            for (JsonNode from : rule.path("from")) {
+                for (JsonNode port : rule.path("ports")) {
+                    admitted.put(from.at("/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText(), port.path("port").asInt());
+                }
+            }
+        }
+        assertEquals(Map.of("metacontroller", 8080, "monitoring", management), admitted, "hooks from Metacontroller, metrics from monitoring");
+    }
+
+    @Test
     void kubectlKustomizeRendersEverything() throws Exception {
         Process process = new ProcessBuilder("kubectl", "kustomize", "metacontroller/").redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
