@@ -1,19 +1,13 @@
 package dev.metahook.cli;
 
-import dev.metahook.engine.Controllers;
-import dev.metahook.engine.HookEngine;
-import dev.metahook.server.HookServer;
+import dev.metahook.Metahook;
 import dev.metahook.server.ServerConfig;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** {@code java -jar metahook.jar [serve]}. */
 public final class Main {
-    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
-
     private Main() {
     }
 
@@ -58,7 +52,6 @@ public final class Main {
     }
 
     private static void serve() {
-        long started = System.nanoTime();
         ServerConfig config;
         byte[] databaseKey;
         try {
@@ -69,27 +62,11 @@ public final class Main {
             System.exit(2);
             return;
         }
-        serve(config, databaseKey, started);
-    }
-
-    static void serve(ServerConfig config, byte[] databaseKey, long started) {
-        Clock clock = Clock.systemUTC();
-        Controllers controllers = BuiltInControllers.all(clock, databaseKey);
-        HookServer server;
         try {
-            server = HookServer.start(config, new HookEngine(controllers, clock));
+            Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
         } catch (RuntimeException e) {
             System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
             System.exit(2);
-            return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("shutting down: not ready any more, letting calls in flight finish");
-            server.shutdown();
-            LOG.info("stopped");
-        }, "metahook-shutdown"));
-        LOG.info("metahook serving {} on {}:{} (ready in {} ms){}", controllers.names(), config.host(), server.port(),
-                (System.nanoTime() - started) / 1_000_000,
-                server.managementPort() < 0 ? "" : "; health and metrics also on " + config.host() + ":" + server.managementPort());
     }
 }
