@@ -28,7 +28,7 @@ RUN java -XX:ArchiveClassesAtExit=/opt/metahook/metahook.jsa -jar /opt/metahook/
     test $webapp -eq 0 && test $database -eq 0 && test -s /opt/metahook/metahook.jsa && rm -rf /tmp/training
 ENV PORT=8080 \
     LOG_FORMAT=json
-EXPOSE 8080 8081
+EXPOSE 8080
 USER 10001:10001
 # The class archive from the training run; heap from the container's memory limit; no perf data file,
 # so the root file system can be read-only.
