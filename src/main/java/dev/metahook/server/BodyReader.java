@@ -11,29 +11,16 @@ final class BodyReader {
 
     /**
      * The body, or null when it is larger than {@code limit}. A declared length (HTTP/1.1 holds the
-     * body to it) is read straight into an array of that size; a chunked body is gathered up to the
-     * limit. A body the client cut short, framed wrongly or stopped sending is a {@link BodyFailure}.
+     * body to it) is read straight into an array of that size; a chunked body is gathered up to the limit.
      */
     static byte[] read(InputStream in, long declaredLength, long limit) throws IOException {
-        try {
-            return readUpTo(in, declaredLength, limit);
-        } catch (IOException | RuntimeException e) {
-            java.util.Optional<BodyFailure> failure = BodyFailure.of(e);
-            if (failure.isPresent()) {
-                throw failure.get();
-            }
-            throw e;
-        }
-    }
-
-    private static byte[] readUpTo(InputStream in, long declaredLength, long limit) throws IOException {
-        if (declaredLength > limit || declaredLength > ServerConfig.MAX_MAX_BODY_SIZE) {
+        if (declaredLength > limit) {
             return null;
         }
         if (declaredLength >= 0) {
             return in.readNBytes((int) declaredLength);
         }
-        int initial = (int) Math.min(8192, limit);
+        int initial = (int) Math.min(Math.max(declaredLength, 8192), limit);
         ByteArrayOutputStream out = new ByteArrayOutputStream(initial);
         byte[] buffer = new byte[16384];
         long total = 0;

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -51,7 +52,7 @@ public final class HookServer implements AutoCloseable {
         server.app = Javalin.create(server::configure);
         server.app.start();
         if (config.managementPort() >= 0) {
-            server.management = ManagementServer.start(config.host(), config.managementPort(), server.ready::get, server.metrics::scrape);
+            server.management = ManagementServer.start(config.host(), config.managementPort(), server::healthRoutes);
         }
         server.ready.set(true);
         return server;
@@ -104,7 +105,7 @@ public final class HookServer implements AutoCloseable {
         javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.addConnector(this::connector);
-        HealthRoutes.add(javalin, ready::get, metrics::scrape);
+        healthRoutes(javalin);
         javalin.routes.post(HOOK_PATH, this::hook);
         for (HandlerType method : OTHER_METHODS) {
             javalin.routes.addHttpHandler(method, HOOK_PATH, HookServer::methodNotAllowed);
@@ -114,6 +115,13 @@ public final class HookServer implements AutoCloseable {
             LOG.warn("{} {} failed: {}", ctx.method(), ctx.path(), e.toString());
             problem(ctx, Problem.of("server-error", "Server error", 500, "the server failed to answer: " + e.getClass().getSimpleName()));
         });
+    }
+
+    /** {@code /healthz}, {@code /readyz}, {@code /metrics}: on the hook port, and on the management port when there is one. */
+    private void healthRoutes(io.javalin.config.JavalinConfig javalin) {
+        javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
+        javalin.routes.get("/readyz", this::readiness);
+        javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
     }
 
     private ServerConnector connector(Server server, HttpConfiguration http) {
@@ -136,19 +144,20 @@ public final class HookServer implements AutoCloseable {
             if (!authenticator.allows(ctx.header("Authorization"))) {
                 answer = rejected(ctx);
             } else {
-                try {
-                    body = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), config.maxBodySize());
-                    answer = body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
-                } catch (BodyFailure e) {
-                    ctx.header("Connection", "close");
-                    answer = HookAnswer.problem(e.problem());
-                }
+                body = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), config.maxBodySize());
+                answer = body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
             }
             int status = write(ctx, answer);
             observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
         } catch (IOException | RuntimeException e) {
-            observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
-            throw e;
+            Optional<Problem> clientFault = BodyFailure.of(e);
+            if (clientFault.isEmpty()) {
+                observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+                throw e;
+            }
+            ctx.header("Connection", "close");
+            answer = HookAnswer.problem(clientFault.get());
+            observe(controller, hook, answer, write(ctx, answer), Duration.ofNanos(System.nanoTime() - started), new byte[0]);
         }
     }
 
@@ -191,6 +200,11 @@ public final class HookServer implements AutoCloseable {
         ctx.header("Connection", "close");
         return HookAnswer.problem(Problem.of("body-too-large", "Request body too large", 413,
                 "the request body is larger than the limit of " + config.maxBodySize() + " bytes (MAX_BODY_SIZE)"));
+    }
+
+    private void readiness(Context ctx) {
+        boolean isReady = ready.get();
+        ctx.status(isReady ? 200 : 503).contentType("text/plain").result(isReady ? "ready\n" : "not ready\n");
     }
 
     private static void methodNotAllowed(Context ctx) {

@@ -2,8 +2,8 @@ package dev.metahook.server;
 
 import dev.metahook.engine.Problem;
 import io.javalin.Javalin;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
+import io.javalin.config.JavalinConfig;
+import java.util.function.Consumer;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -21,7 +21,8 @@ final class ManagementServer implements AutoCloseable {
         this.app = app;
     }
 
-    static ManagementServer start(String host, int port, BooleanSupplier ready, Supplier<String> metrics) {
+    /** Starts listening with the health and metrics routes {@code routes} adds. */
+    static ManagementServer start(String host, int port, Consumer<JavalinConfig> routes) {
         Javalin app = Javalin.create(javalin -> {
             javalin.startup.showJavalinBanner = false;
             javalin.startup.showOldJavalinVersionWarning = false;
@@ -31,7 +32,7 @@ final class ManagementServer implements AutoCloseable {
             javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
             javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
             javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
-            HealthRoutes.add(javalin, ready, metrics);
+            routes.accept(javalin);
             javalin.routes.error(404, ctx -> ctx.contentType(Problem.MEDIA_TYPE).result(Problem.of("not-found", "Not found", 404,
                     "the management port serves GET /healthz, /readyz and /metrics only; hooks are on the hook port").toBytes()));
         });
