@@ -4,6 +4,10 @@ import dev.metahook.engine.Problem;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import java.util.function.Consumer;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -26,9 +30,8 @@ final class ManagementServer implements AutoCloseable {
         Javalin app = Javalin.create(javalin -> {
             javalin.startup.showJavalinBanner = false;
             javalin.startup.showOldJavalinVersionWarning = false;
-            javalin.jetty.host = host;
-            javalin.jetty.port = port;
             javalin.jetty.threadPool = threadPool();
+            javalin.jetty.addConnector((server, http) -> connector(server, http, host, port));
             javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
             javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
             javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
@@ -38,6 +41,14 @@ final class ManagementServer implements AutoCloseable {
         });
         app.start();
         return new ManagementServer(app);
+    }
+
+    /** One acceptor and one selector, whatever the node's core count: the few threads of the pool must cover them. */
+    private static ServerConnector connector(Server server, HttpConfiguration http, String host, int port) {
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        return connector;
     }
 
     private static QueuedThreadPool threadPool() {
