@@ -188,8 +188,8 @@ class WebAppTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"my.app", "Hello", "1st-app", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
     void aNameNoServiceCanHaveStallsWithInvalidSpec(String name) {
-        ObjectNode webApp = webApp();
-        webApp.with("metadata").put("name", name);
+        WebApp webApp = webApp();
+        webApp.getMetadata().setName(name);
         JsonNode response = sync(webApp, List.of());
         assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
         assertEquals("metadata.name: WebApp \"" + name + "\" would name a child \"" + name + "\", which the API server refuses: a Service"
