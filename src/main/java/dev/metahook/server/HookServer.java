@@ -102,10 +102,10 @@ public final class HookServer implements AutoCloseable {
         javalin.http.compressionStrategy = CompressionStrategy.NONE;
         javalin.http.maxRequestSize = config.maxBodySize();
         javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
-        javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
-        javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.addConnector(this::connector);
         healthRoutes(javalin);
+        javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+        javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
         javalin.routes.post(HOOK_PATH, this::hook);
         for (HandlerType method : OTHER_METHODS) {
             javalin.routes.addHttpHandler(method, HOOK_PATH, HookServer::methodNotAllowed);
