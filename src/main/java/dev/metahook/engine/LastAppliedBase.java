@@ -101,7 +101,8 @@ final class LastAppliedBase {
     /**
      * A null the typed form could not hold is kept where the API server stores that null too (the
      * zero time of an embedded ObjectMeta); anywhere else it is removed: the server would store
-     * something else, and Metacontroller would send the null again on every call.
+     * something else, and Metacontroller would send the null again on every call. Items of a list
+     * whose length changed cannot be matched by position, so their nulls stay.
      */
     private static void dropNullsTheServerLacks(ObjectNode child, ObjectNode typed, ObservedObject observed) {
         if (hasLostNull(child, typed)) {
@@ -140,7 +141,7 @@ final class LastAppliedBase {
                     dropLostNulls(value, typed.path(name), observed.path(name));
                 }
             }
-        } else if (node instanceof ArrayNode array) {
+        } else if (node instanceof ArrayNode array && array.size() == typed.size() && array.size() == observed.size()) {
             for (int i = 0; i < array.size(); i++) {
                 dropLostNulls(array.get(i), typed.path(i), observed.path(i));
             }
