@@ -69,7 +69,7 @@ public final class Checker {
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
         int before = simulation.history().size();
         Simulation.Run run = simulation.converge(ref, maxPasses, settle);
-        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, ref, pass));
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(pass, step));
         boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
         if (!run.converged() && stillWriting && !step.equals("delete")) {
             breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
@@ -78,10 +78,11 @@ public final class Checker {
         return run;
     }
 
-    private void inspect(Simulation simulation, ObjectRef ref, CompositeSimulator.Pass pass) {
+    private void inspect(CompositeSimulator.Pass pass, String step) {
         if (pass.call() == null) {
             return;
         }
+        needless(pass, step);
         calls++;
         JsonNode parent = pass.call().request().path("parent");
         breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout(), parent, spec.generateSelector()));
@@ -90,6 +91,18 @@ public final class Checker {
             breaches.add(new Breach("selector", pass.error()));
         }
         omitted(pass.call(), parent);
+    }
+
+    /**
+     * An update the answer did not ask for (the child is what was last applied) is sent again on
+     * every call, whether or not the API server then stores anything new.
+     */
+    private void needless(CompositeSimulator.Pass pass, String step) {
+        for (ChildUpdate update : pass.needlessUpdates()) {
+            breaches.add(new Breach("needless-update", pass.call().hook() + " (" + step + ") answered " + update.child()
+                    + " as last applied, yet Metacontroller would update it on every call: what it writes differs from what the"
+                    + " API server stores at " + update.change()));
+        }
     }
 
     /** A child answered once for a generation and left out later for the same one was deleted by accident. */

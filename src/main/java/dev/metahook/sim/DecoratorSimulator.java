@@ -92,10 +92,8 @@ public final class DecoratorSimulator {
             copy.with("metadata").with("annotations").put(DECORATOR_ANNOTATION, spec.name());
             desired.add(copy);
         }
-        if (store.get(targetRef).isPresent()) {
-            apply.manage(target, attachments, desired);
-        }
-        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null);
+        List<ChildUpdate> updates = store.get(targetRef).isPresent() ? apply.manage(target, attachments, desired) : List.of();
+        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null, updates);
     }
 
     private List<ObjectNode> attachments(ObjectNode target) {
