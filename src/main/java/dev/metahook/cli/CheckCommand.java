@@ -1,10 +1,18 @@
 package dev.metahook.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.sim.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
+import dev.metahook.wire.CompositeRequest;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.MalformedRequestException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -15,26 +23,45 @@ import java.util.Set;
  * Metacontroller's contract, one line each. Exit code 0 only when there is none.
  */
 final class CheckCommand {
-    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController yaml> --parent <parent yaml>"
-            + " [--updated-parent <parent yaml>] [--url <hook url>] [--passes <n>]";
+    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController yaml>"
+            + " (--parent <parent yaml> | --request <request json>) [--updated-parent <parent yaml>] [--url <hook url>] [--passes <n>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "updated-parent", "url", "passes"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "request", "updated-parent", "url", "passes"), USAGE);
         ControllerSpec spec = RenderCommand.controller(arguments.required("controller", USAGE));
-        ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
+        String requestFile = arguments.optional("request");
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
         int passes = passes(arguments.optional("passes"));
-        Checker.Report report = new Checker(spec, Hooks.of(spec, arguments.optional("url"), env), Clock.systemUTC(), passes)
-                .check(parent, updated);
+        Checker checker = new Checker(spec, Hooks.of(spec, arguments.optional("url"), env), Clock.systemUTC(), passes);
+        Checker.Report report = requestFile != null ? checker.resume(request(requestFile), updated)
+                : checker.check(ManifestFiles.one(arguments.required("parent", USAGE)), updated);
         for (Breach breach : report.breaches()) {
             out.println("BREACH " + breach);
         }
         out.println(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
                 : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls");
         return report.clean() ? 0 : 1;
+    }
+
+    /** A sync or finalize request body as Metacontroller sent it (its debug log prints them). */
+    private static JsonNode request(String file) {
+        byte[] body;
+        try {
+            body = Files.readAllBytes(Path.of(file));
+        } catch (NoSuchFileException e) {
+            throw new UsageException(file + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException(file + ": cannot be read: " + e.getMessage());
+        }
+        try {
+            CompositeRequest.read(body);
+        } catch (MalformedRequestException e) {
+            throw new UsageException(file + ": not a CompositeController request: " + e.getMessage());
+        }
+        return Json.parse(body);
     }
 
     private static int passes(String text) {

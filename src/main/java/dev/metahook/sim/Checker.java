@@ -51,6 +51,27 @@ public final class Checker {
             breaches.add(new Breach("no-progress", "no sync call succeeded, so the rest of the lifecycle was not checked"));
             return new Report(List.copyOf(breaches), calls);
         }
+        return rest(simulation, ref, updatedParent);
+    }
+
+    /**
+     * Runs the rest of the lifecycle from the state a request shows (a body Metacontroller sent, as
+     * its debug log prints it): its parent and children stored as they were, then converge, the
+     * same request again, the spec change, delete and finalize; for a parent being deleted, the
+     * rest of its teardown.
+     */
+    public Report resume(JsonNode request, JsonNode updatedParent) {
+        Simulation simulation = new Simulation(spec, hooks, clock);
+        ObjectRef ref = simulation.create(request.path("parent"));
+        request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
+        if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
+            return rest(simulation, ref, updatedParent);
+        }
+        finalize(simulation, ref);
+        return new Report(List.copyOf(breaches), calls);
+    }
+
+    private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
         converge(simulation, ref, true, "converge");
         repeat(simulation, ref);
         if (updatedParent != null) {
@@ -58,12 +79,16 @@ public final class Checker {
             converge(simulation, ref, true, "spec change");
         }
         simulation.delete(ref);
+        finalize(simulation, ref);
+        return new Report(List.copyOf(breaches), calls);
+    }
+
+    private void finalize(Simulation simulation, ObjectRef ref) {
         Simulation.Run deletion = converge(simulation, ref, true, "delete");
         if (simulation.store().get(ref).isPresent()) {
             breaches.add(new Breach("never-finalized", "the parent is still there after " + deletion.passes().size()
                     + " finalize calls" + lastStatus(simulation, ref)));
         }
-        return new Report(List.copyOf(breaches), calls);
     }
 
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {

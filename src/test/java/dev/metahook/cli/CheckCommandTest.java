@@ -270,6 +270,45 @@ class CheckCommandTest {
         assertEquals(0, keepsTheNull.exit(), keepsTheNull.output());
     }
 
+    private static final String CAPTURED = "src/test/resources/fixtures/captured/";
+
+    @Test
+    void theRestOfACapturedTeardownIsCleanUnderMetahooksDatabase() {
+        Result drain = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                "--request", CAPTURED + "v1.5.14-database-finalize-drain.request.json"));
+        assertEquals(0, drain.exit(), drain.output());
+    }
+
+    @Test
+    void theAnswerMetahook010GaveOnTheRealClusterIsReported() throws Exception {
+        JsonNode captured = Json.parse(Files.readAllBytes(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.response.json")));
+        try (ScriptedHook hook = new ScriptedHook(request -> {
+            ObjectNode answer = captured.deepCopy();
+            answer.put("finalized", request.at("/children/Job.batch~1v1/orders-final-backup/status/succeeded").asInt() > 0);
+            return ScriptedHook.Answer.ok(answer);
+        })) {
+            Result replayed = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                    "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json", "--url", hook.url()));
+            reports(replayed, "needless-update");
+            assertTrue(replayed.output().contains("StatefulSet default/orders"), replayed.output());
+        }
+    }
+
+    @Test
+    void aTeardownWhoseAnnotationKeptTheNullIsClean() throws Exception {
+        String request = Files.readString(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
+        String annotationWithout = "\\\"metadata\\\":{\\\"name\\\":\\\"data\\\"}";
+        String annotationWith = "\\\"metadata\\\":{\\\"creationTimestamp\\\":null,\\\"name\\\":\\\"data\\\"}";
+        assertTrue(request.contains(annotationWithout), "the captured annotation lacks the null");
+        String healed = file("healed.request.json", request.replace(annotationWithout, annotationWith));
+        Result fixed = run(List.of("--controller", "metacontroller/database-controller.yaml", "--request", healed));
+        assertEquals(0, fixed.exit(), fixed.output());
+
+        Result asCaptured = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
+        reports(asCaptured, "needless-update");
+    }
+
     @Test
     void saysWhatIsWrongWithABadFileWithoutAStackTrace() throws Exception {
         Result missing = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", dir.resolve("none.yaml").toString()));
