@@ -45,6 +45,11 @@ final class LastApplied {
                     .map(applied -> withoutServerFields(applied, observed.tree().path("metadata").path("namespace").asText(""),
                             parentNamespace));
         }
+        return annotated(observed, summary, parentNamespace);
+    }
+
+    /** The same, from the object's summary already read. */
+    static Optional<ObjectNode> annotated(ObservedObject observed, ObservedObject.Summary summary, String parentNamespace) {
         boolean fits = summary.wellFormed() && observed.fits(summary.apiVersion(), summary.kind(), summary.name());
         Optional<ObjectNode> applied = fits
                 ? LastAppliedConfiguration.parse(summary.lastApplied()).filter(json -> sameObject(json, summary))

@@ -11,6 +11,7 @@ import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ObservedObject;
+import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Map;
@@ -42,7 +43,16 @@ final class LastAppliedBase {
         if (counterpart.isEmpty()) {
             return desired;
         }
-        Optional<ObjectNode> annotated = LastApplied.annotated(counterpart.get(), parentNamespace);
+        ObservedObject.Summary summary;
+        try {
+            summary = counterpart.get().summary();
+        } catch (IOException unreadable) {
+            return desired;
+        }
+        if (summary.lastApplied() == null || !mayLoseInTypedForm(summary.lastApplied())) {
+            return desired;
+        }
+        Optional<ObjectNode> annotated = LastApplied.annotated(counterpart.get(), summary, parentNamespace);
         if (annotated.isEmpty() || annotated.get().equals(desired)) {
             return desired;
         }
@@ -68,7 +78,35 @@ final class LastAppliedBase {
         }
     }
 
-    /** The observed child of the same apiVersion, kind, namespace and name; found without parsing any child. */
+    /**
+     * Whether the annotation holds what a typed model may not give back: a null, an empty object or
+     * list, a number with a fraction or an exponent. Read off the text, so that the usual annotation (none of these) costs
+     * no parsing: the controller's object is then exactly the answer. A string that merely contains
+     * such text only costs the slower path.
+     */
+    static boolean mayLoseInTypedForm(String json) {
+        boolean inString = false;
+        char previous = 0;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == 'n' || (c == '.' || c == 'e' || c == 'E') && Character.isDigit(previous)
+                    || c == '}' && previous == '{' || c == ']' && previous == '[') {
+                return true;
+            }
+            previous = c;
+        }
+        return false;
+    }
+
+    /** The observed child of the same apiVersion, kind, namespace and name, by its key ({@code name} or {@code namespace/name}). */
     private static Optional<ObservedObject> counterpart(ObjectNode desired, ObjectMap observed, String parentNamespace) {
         String kind = desired.path("kind").asText("");
         String apiVersion = desired.path("apiVersion").asText("");
@@ -82,8 +120,9 @@ final class LastAppliedBase {
         String name = desired.path("metadata").path("name").asText();
         String namespace = desired.path("metadata").path("namespace").asText("");
         String fallback = parentNamespace == null ? "" : parentNamespace;
-        for (ObservedObject object : group.values()) {
-            if (name.equals(object.name()) && namespace.equals(object.namespaceOr(fallback))) {
+        for (String key : new String[] {name, namespace + "/" + name}) {
+            ObservedObject object = group.get(key);
+            if (object != null && name.equals(object.name()) && namespace.equals(object.namespaceOr(fallback))) {
                 return Optional.of(object);
             }
         }
