@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.ObservedChildren;
-import dev.metahook.api.SyncResult;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Context;
+import dev.metahook.api.Controllers;
+import dev.metahook.api.Result;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
@@ -63,8 +63,8 @@ class KeptAsLastAppliedTest {
                     set.getSpec().getVolumeClaimTemplates().clear();
                     return set;
                 }))
-                .composite("keeping-observed", Widget.class, (w, c) -> SyncResult.keepingObserved())
-                .composite("fresh", Widget.class, (w, c) -> SyncResult.of(fresh()).deletingUnlisted())
+                .composite("keeping-observed", Widget.class, (w, c) -> Result.keepingObserved())
+                .composite("fresh", Widget.class, (w, c) -> Result.of(fresh()).deletingUnlisted())
                 .build());
     }
 
@@ -73,8 +73,8 @@ class KeptAsLastAppliedTest {
         server.close();
     }
 
-    private static SyncResult answer(ObservedChildren children, UnaryOperator<StatefulSet> change) {
-        return SyncResult.of(change.apply(children.lastApplied(StatefulSet.class, "store").orElseThrow())).deletingUnlisted();
+    private static Result<Object> answer(Context context, UnaryOperator<StatefulSet> change) {
+        return Result.of(change.apply(context.children().lastApplied(StatefulSet.class, "store").orElseThrow())).deletingUnlisted();
     }
 
     /** The same StatefulSet built from scratch by a typed controller (which cannot write a null). */
