@@ -101,7 +101,8 @@ final class Apply {
             }
         }
         String lastApplied = observed.path("metadata").path("annotations").path(LastAppliedConfiguration.ANNOTATION).textValue();
-        boolean asked = !CanonicalJson.string(desired).equals(lastApplied);
+        boolean asked = lastApplied == null || !CanonicalJson.string(desired).equals(lastApplied)
+                && !LastAppliedConfiguration.parse(lastApplied).map(desired::equals).orElse(false);
         return Optional.of(new ChildUpdate(ObjectRef.of(observed), asked, Checker.firstDifference(observed, merged, "")));
     }
 
