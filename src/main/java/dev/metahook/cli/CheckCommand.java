@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.sim.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
+import dev.metahook.sim.DecoratorChecker;
+import dev.metahook.sim.HookClient;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
@@ -19,25 +21,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code check}: drives a hook through a parent's life under the simulator and prints every breach of
- * Metacontroller's contract, one line each. Exit code 0 only when there is none.
+ * {@code check}: drives a hook through a parent's life (or a decorator's target's) under the simulator
+ * and prints every breach of Metacontroller's contract, one line each. Exit code 0 only when there is
+ * none; a customize rule that no {@code --related} object matched is one.
  */
 final class CheckCommand {
-    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController yaml>"
-            + " (--parent <parent yaml> | --request <request json>) [--updated-parent <parent yaml>] [--url <hook url>] [--passes <n>]";
+    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController or DecoratorController yaml>"
+            + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
+            + " [--url <hook url>] [--passes <n>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "request", "updated-parent", "url", "passes"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "request", "updated-parent", "related", "url", "passes"),
+                USAGE);
         ControllerSpec spec = RenderCommand.controller(arguments.required("controller", USAGE));
         String requestFile = arguments.optional("request");
+        if (requestFile != null && spec.decorator()) {
+            throw new UsageException("--request takes a CompositeController's request; " + spec.name() + " is a DecoratorController\n" + USAGE);
+        }
+        ObjectNode parent = requestFile != null ? null : ManifestFiles.one(arguments.required("parent", USAGE));
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
+        List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
-        Checker checker = new Checker(spec, Hooks.of(spec, arguments.optional("url"), env), Clock.systemUTC(), passes);
-        Checker.Report report = requestFile != null ? checker.resume(request(requestFile), updated)
-                : checker.check(ManifestFiles.one(arguments.required("parent", USAGE)), updated);
+        HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
+        Checker.Report report = spec.decorator()
+                ? new DecoratorChecker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related)
+                : requestFile != null ? new Checker(spec, hooks, Clock.systemUTC(), passes).resume(request(requestFile), updated, related)
+                : new Checker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related);
         for (Breach breach : report.breaches()) {
             out.println("BREACH " + breach);
         }

@@ -44,12 +44,18 @@ public final class Checker {
 
     /** Runs the lifecycle; {@code updatedParent} is the spec change, or null to skip that step. */
     public Report check(JsonNode parent, JsonNode updatedParent) {
+        return check(parent, updatedParent, List.of());
+    }
+
+    /** Runs the lifecycle with {@code related} objects in the cluster from the start, for customize to select. */
+    public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock);
+        related.forEach(simulation.store()::create);
         ObjectRef ref = simulation.create(parent);
         Simulation.Run created = converge(simulation, ref, false, "create");
         if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
             breaches.add(new Breach("no-progress", "no sync call succeeded, so the rest of the lifecycle was not checked"));
-            return new Report(List.copyOf(breaches), calls);
+            return report(simulation);
         }
         return rest(simulation, ref, updatedParent);
     }
@@ -60,27 +66,32 @@ public final class Checker {
      * same request again, the spec change, delete and finalize; for a parent being deleted, the
      * rest of its teardown.
      */
-    public Report resume(JsonNode request, JsonNode updatedParent) {
+    public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock);
+        related.forEach(simulation.store()::create);
         ObjectRef ref = simulation.create(request.path("parent"));
         request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
         if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
             return rest(simulation, ref, updatedParent);
         }
         finalize(simulation, ref);
-        return new Report(List.copyOf(breaches), calls);
+        return report(simulation);
     }
 
     private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
         converge(simulation, ref, true, "converge");
         repeat(simulation, ref);
+        RelatedChecks.change(simulation, step -> {
+            desiredByGeneration.clear();
+            return converge(simulation, ref, true, step);
+        }).ifPresent(breaches::add);
         if (updatedParent != null) {
             simulation.edit(updatedParent);
             converge(simulation, ref, true, "spec change");
         }
         simulation.delete(ref);
         finalize(simulation, ref);
-        return new Report(List.copyOf(breaches), calls);
+        return report(simulation);
     }
 
     private void finalize(Simulation simulation, ObjectRef ref) {
@@ -89,6 +100,14 @@ public final class Checker {
             breaches.add(new Breach("never-finalized", "the parent is still there after " + deletion.passes().size()
                     + " finalize calls" + lastStatus(simulation, ref)));
         }
+    }
+
+    /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
+    private Report report(Simulation simulation) {
+        if (spec.hooks().containsKey("customize")) {
+            breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
+        }
+        return new Report(List.copyOf(breaches), calls + RelatedChecks.answeredCalls(simulation.simulator().customize()));
     }
 
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
@@ -107,7 +126,7 @@ public final class Checker {
         if (pass.call() == null) {
             return;
         }
-        needless(pass, step);
+        breaches.addAll(needless(pass, step));
         calls++;
         JsonNode parent = pass.call().request().path("parent");
         breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout(), parent, spec.generateSelector()));
@@ -122,17 +141,15 @@ public final class Checker {
      * An update the answer did not ask for (the child is what was last applied) is sent again on
      * every call, whether or not the API server then stores anything new.
      */
-    private void needless(CompositeSimulator.Pass pass, String step) {
-        for (ChildUpdate update : pass.needlessUpdates()) {
-            breaches.add(new Breach("needless-update", pass.call().hook() + " (" + step + ") answered " + update.child()
-                    + " as last applied, yet Metacontroller would update it on every call: what it writes differs from what the"
-                    + " API server stores at " + update.change()));
-        }
+    static List<Breach> needless(CompositeSimulator.Pass pass, String step) {
+        return pass.needlessUpdates().stream().map(update -> new Breach("needless-update", pass.call().hook() + " (" + step
+                + ") answered " + update.child() + " as last applied, yet Metacontroller would update it on every call: what it"
+                + " writes differs from what the API server stores at " + update.change())).toList();
     }
 
     /** A child answered once for a generation and left out later for the same one was deleted by accident. */
     private void omitted(CompositeSimulator.HookCall call, JsonNode parent) {
-        if (call.response() == null || call.request().path("finalizing").asBoolean(false)) {
+        if (call.response() == null || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
             return;
         }
         long generation = parent.path("metadata").path("generation").asLong();
@@ -168,7 +185,7 @@ public final class Checker {
         }
     }
 
-    private static byte[] writeAsIs(JsonNode tree) {
+    static byte[] writeAsIs(JsonNode tree) {
         try {
             return Json.mapper().writeValueAsBytes(tree);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -214,7 +231,7 @@ public final class Checker {
         return (pointer.isEmpty() ? "/" : pointer) + " (" + shorten(a) + " vs " + shorten(b) + ")";
     }
 
-    private static String changeOf(Simulation.Run run) {
+    static String changeOf(Simulation.Run run) {
         List<CompositeSimulator.Pass> passes = run.passes();
         if (passes.size() < 2 || passes.get(passes.size() - 1).call() == null || passes.get(passes.size() - 2).call() == null) {
             return "";
