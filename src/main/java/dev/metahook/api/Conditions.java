@@ -40,18 +40,14 @@ public final class Conditions {
 
     /** Conditions for this parent, carrying forward what its current status holds. */
     public static Conditions from(HasMetadata parent, Clock clock) {
+        Long generation = parent.getMetadata() == null ? null : parent.getMetadata().getGeneration();
+        JsonNode status;
         if (parent instanceof CustomResource<?, ?> resource) {
-            JsonNode status = resource.getStatus() == null ? Json.object() : Json.tree(resource.getStatus());
-            Long generation = parent.getMetadata() == null ? null : parent.getMetadata().getGeneration();
-            return new Conditions(previous(status), generation, clock);
+            status = resource.getStatus() == null ? Json.object() : Json.tree(resource.getStatus());
+        } else {
+            status = Json.tree(parent).path("status");
         }
-        return from(Json.tree(parent), clock);
-    }
-
-    /** The same, from the parent as a JSON tree. */
-    public static Conditions from(JsonNode parent, Clock clock) {
-        JsonNode generation = parent.path("metadata").path("generation");
-        return new Conditions(previous(parent.path("status")), generation.canConvertToLong() ? generation.longValue() : null, clock);
+        return new Conditions(previous(status), generation, clock);
     }
 
     private static Map<String, JsonNode> previous(JsonNode status) {
@@ -64,16 +60,54 @@ public final class Conditions {
         return previous;
     }
 
-    /** Sets one condition; setting the same type again replaces it in place. */
+    /**
+     * The kstatus summary in one call: {@code Ready} True, {@code Reconciling} and {@code Stalled}
+     * False, all three with this reason and message.
+     */
+    public Conditions ready(String reason, String message) {
+        return summary(ConditionStatus.TRUE, ConditionStatus.FALSE, ConditionStatus.FALSE, reason, message);
+    }
+
+    /** Work is under way and will finish by itself: {@code Reconciling} True, the other two False. */
+    public Conditions reconciling(String reason, String message) {
+        return summary(ConditionStatus.FALSE, ConditionStatus.TRUE, ConditionStatus.FALSE, reason, message);
+    }
+
+    /** It cannot progress until a person changes something: {@code Stalled} True, the other two False. */
+    public Conditions stalled(String reason, String message) {
+        return summary(ConditionStatus.FALSE, ConditionStatus.FALSE, ConditionStatus.TRUE, reason, message);
+    }
+
+    /** {@code Ready}, {@code Reconciling} and {@code Stalled}, in that order, with one reason and message. */
+    public Conditions summary(ConditionStatus ready, ConditionStatus reconciling, ConditionStatus stalled, String reason,
+                              String message) {
+        return set("Ready", ready, reason, message).set("Reconciling", reconciling, reason, message)
+                .set("Stalled", stalled, reason, message);
+    }
+
+    /** Sets one condition True or False; setting the same type again replaces it in place. */
     public Conditions set(String type, boolean status, String reason, String message) {
-        if (!REASON.matcher(reason).matches() || reason.length() > MAX_REASON) {
-            throw new IllegalArgumentException("condition reason '" + reason + "' is not CamelCase as Kubernetes requires");
+        return set(type, ConditionStatus.of(status), reason, message);
+    }
+
+    /** Sets one condition, {@code Unknown} included; setting the same type again replaces it in place. */
+    public Conditions set(String type, ConditionStatus status, String reason, String message) {
+        if (type == null || type.isEmpty() || status == null) {
+            throw new IllegalArgumentException("a condition needs a type and a status");
         }
-        String statusText = status ? "True" : "False";
-        Condition condition = new Condition(lastTransitionTime(type, statusText), truncate(message), generation, reason,
-                statusText, type);
+        Condition condition = new Condition(lastTransitionTime(type, status.text()), truncate(message), generation,
+                checkReason(reason), status.text(), type);
         current.put(type, condition);
         return this;
+    }
+
+    /** The reason, if it is CamelCase as Kubernetes requires of a condition's reason. */
+    static String checkReason(String reason) {
+        if (reason == null || reason.length() > MAX_REASON || !REASON.matcher(reason).matches()) {
+            throw new IllegalArgumentException("condition reason '" + reason + "' is not CamelCase as Kubernetes requires"
+                    + " (a letter, then letters, digits, '_', ',' or ':')");
+        }
+        return reason;
     }
 
     /** The conditions set so far, in order. */

@@ -1,23 +1,18 @@
 package dev.metahook.api;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.util.List;
 
 /**
- * A controller for a DecoratorController target of type {@code T}: it adds labels, annotations,
- * status and attachments to objects it does not own. Only {@link #sync} is required.
+ * A controller for a DecoratorController target of type {@code T}: it adds attachments, labels,
+ * annotations and, if it says so, a status to objects it does not own. The target may be a built-in
+ * object whose status belongs to another controller: an answer without {@link Result#withStatus}
+ * leaves it alone. A decorator that never sets a status declares {@code S} as {@code Object}. The same
+ * capabilities as for composites apply: {@link Cleaner}, {@link Customizer}, {@link StalledHandler}.
+ * {@link Context#children()} holds the attachments.
  */
 @FunctionalInterface
-public interface DecoratorController<T extends HasMetadata> {
+public interface DecoratorController<T extends HasMetadata, S> {
 
-    DecoratorResult sync(T object, ObservedChildren attachments);
-
-    /** Called while the target is being deleted or stops matching, until it answers a finalized result. */
-    default DecoratorResult finalize(T object, ObservedChildren attachments) {
-        throw new UnsupportedOperationException("this controller has no finalize hook");
-    }
-
-    default List<RelatedRule> customize(T object) {
-        throw new UnsupportedOperationException("this controller has no customize hook");
-    }
+    /** The desired attachments, target labels and annotations, and (optionally) status. */
+    Result<S> sync(T target, Context context);
 }

@@ -33,7 +33,7 @@ final class Hooks {
         String name = builtInName(spec);
         boolean hasKey = env.containsKey("METAHOOK_DATABASE_KEY") || env.containsKey("METAHOOK_DATABASE_KEY_FILE");
         byte[] key = hasKey ? DatabaseKey.fromEnvironment(env) : OFFLINE_KEY;
-        HookEngine engine = new HookEngine(BuiltInControllers.all(Clock.systemUTC(), key), Clock.systemUTC());
+        HookEngine engine = new HookEngine(BuiltInControllers.all(key), Clock.systemUTC());
         if (!engine.controllers().names().contains(name)) {
             throw new UsageException("no built-in controller serves " + spec.name() + " (its sync hook points at /" + name
                     + "/...); built in: " + engine.controllers().names() + "; give --url to call a hook elsewhere");

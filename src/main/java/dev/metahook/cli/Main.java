@@ -1,19 +1,13 @@
 package dev.metahook.cli;
 
-import dev.metahook.engine.Controllers;
-import dev.metahook.engine.HookEngine;
-import dev.metahook.server.HookServer;
+import dev.metahook.Metahook;
 import dev.metahook.server.ServerConfig;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** {@code java -jar metahook.jar [serve]}. */
 public final class Main {
-    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
-
     private Main() {
     }
 
@@ -48,7 +42,6 @@ public final class Main {
     }
 
     private static void serve() {
-        long started = System.nanoTime();
         ServerConfig config;
         byte[] databaseKey;
         try {
@@ -59,19 +52,6 @@ public final class Main {
             System.exit(2);
             return;
         }
-        serve(config, databaseKey, started);
-    }
-
-    static void serve(ServerConfig config, byte[] databaseKey, long started) {
-        Clock clock = Clock.systemUTC();
-        Controllers controllers = BuiltInControllers.all(clock, databaseKey);
-        HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("shutting down: not ready any more, letting calls in flight finish");
-            server.shutdown();
-            LOG.info("stopped");
-        }, "metahook-shutdown"));
-        LOG.info("metahook serving {} on {}:{} (ready in {} ms)", controllers.names(), config.host(), server.port(),
-                (System.nanoTime() - started) / 1_000_000);
+        Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
     }
 }

@@ -2,16 +2,16 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.Finalization;
-import dev.metahook.api.SyncResult;
-import dev.metahook.api.TerminalException;
-import dev.metahook.engine.Controllers.CompositeRegistration;
+import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.Hook;
+import dev.metahook.api.Result;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.CompositeResponse;
+import dev.metahook.wire.HookVersion;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import dev.metahook.wire.ObjectMap;
 import java.time.Clock;
 import java.util.List;
 
@@ -23,53 +23,54 @@ final class CompositeHooks {
         this.clock = clock;
     }
 
-    HookAnswer call(CompositeRegistration registration, Hook hook, CompositeRequest request) {
+    HookAnswer call(Registration registration, Hook hook, CompositeRequest request) {
         boolean finalizing = request.finalizing();
         checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.parent(), registration.parentType(), request.controller(), "parent");
         String namespace = namespaceOf(request.parent());
-        ObservedView observed = new ObservedView(request.children(), namespace, "children");
-
-        Answer answer = answer(registration, request, observed, finalizing);
-        SyncResult result = answer.result();
-        boolean finalized = answer.done() && !answer.stalled();
-        if (result.stalledBy().isPresent() && result.status().isEmpty()) {
-            result = result.withStatus(StalledStatus.of(request.parent(), result.stalledBy().get(), clock));
-        }
-        String outcome = answer.stalled() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
+        HookContext context = context(request.controller(), namespace, request.children(), request.related(), "children",
+                "childResources", hook, finalizing, clock);
+        var typed = TypedObjects.read(request.parent(), registration.parentType(), "parent");
+        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
+                error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
+        Result<?> result = outcome.result();
+        boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
-        new Guards(request.controller(), request.parent(), request.children(), "childResources", true)
-                .check(children, result, finalized, finalizing);
-        ObjectNode status = result.status().map(Encoding::status).orElseGet(Json::object);
-        CompositeResponse response = new CompositeResponse(status, children, Encoding.seconds(result.resyncAfter()),
-                finalizing ? finalized : null);
-        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcome, children.size());
+        new Guards(request.controller(), request.parent(), request.children(), request.related(), "childResources", true)
+                .check(children, result);
+        CompositeResponse response = new CompositeResponse(status(result, request.parent()), children,
+                Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcomeName(outcome, finalizing, finalized), children.size());
     }
 
-    /** What the controller answered, whether that was a finalize saying done, and whether it took the stalled path. */
-    private record Answer(SyncResult result, boolean done, boolean stalled) {
-    }
-
-    private static Answer answer(CompositeRegistration registration, CompositeRequest request, ObservedView observed, boolean finalizing) {
-        var controller = registration.controller();
-        TypedObjects.Typed<? extends HasMetadata> typed = TypedObjects.read(request.parent(), registration.parentType(), "parent");
-        HasMetadata parent = typed.object();
-        try {
-            if (finalizing) {
-                Finalization finalization = controller.finalize(parent, observed);
-                return new Answer(finalization.result(), finalization.isDone(), false);
-            }
-            if (typed.invalid() != null) {
-                return new Answer(controller.stalled(parent, observed, typed.invalid()), false, true);
-            }
-            return new Answer(controller.sync(parent, observed), false, false);
-        } catch (TerminalException e) {
-            return new Answer(controller.stalled(parent, observed, e), false, true);
+    /**
+     * The status to send: the controller's, or else the one the parent has, since Metacontroller would
+     * replace the parent's status with an empty one.
+     */
+    private static ObjectNode status(Result<?> result, ObjectNode parent) {
+        if (result.status().isPresent()) {
+            return Encoding.status(result.status().get());
         }
+        JsonNode observed = parent.path("status");
+        return observed instanceof ObjectNode object ? object : Json.object();
+    }
+
+    static String outcomeName(ControllerCall.Outcome outcome, boolean finalizing, boolean finalized) {
+        return outcome.stalled() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
+    }
+
+    /** The context of a sync or finalize call: children keyed by the hook's version, related objects likewise. */
+    static HookContext context(ObjectNode controller, String namespace, ObjectMap children,
+                               ObjectMap related, String field, String declarations, Hook hook,
+                               boolean finalizing, Clock clock) {
+        boolean v2 = HookVersion.declared(controller, hook.path()) == HookVersion.V2;
+        ObservedView observed = ObservedView.children(children, namespace, field);
+        ObservedView relatedView = new ObservedView(related, namespace, v2 ? "" : namespace, "related");
+        return new HookContext(observed, relatedView, new ControllerObject(controller, declarations), finalizing, clock);
     }
 
     /** The route names the hook; {@code finalizing} in the body must agree, and only a controller with finalize gets it. */
-    static void checkRoute(Controllers.Registration registration, Hook hook, boolean finalizing) {
+    static void checkRoute(Registration registration, Hook hook, boolean finalizing) {
         if (hook == Hook.FINALIZE && !finalizing) {
             throw new MalformedRequestException("/finalizing", "/finalizing is false, but this is the finalize hook");
         }

@@ -2,30 +2,40 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.Controllers.Kind;
+import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.Customizer;
 import dev.metahook.api.RelatedRule;
 import dev.metahook.api.TerminalException;
-import dev.metahook.engine.Controllers.CompositeRegistration;
-import dev.metahook.engine.Controllers.DecoratorRegistration;
-import dev.metahook.engine.Controllers.Registration;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CustomizeRequest;
 import dev.metahook.wire.CustomizeResponse;
 import dev.metahook.wire.HookVersion;
 import dev.metahook.wire.Json;
+import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ResponseCheck;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The customize hook: the controller's related-resource rules, checked against what Metacontroller
  * accepts. A parent whose spec cannot be read gets no rules; its sync reports the invalid spec.
  */
 final class CustomizeHook {
+    private final Clock clock;
 
+    CustomizeHook(Clock clock) {
+        this.clock = clock;
+    }
+
+    @SuppressWarnings("unchecked")
     HookAnswer call(Registration registration, CustomizeRequest request) {
         String field = "parent";
-        JsonNode controller = registration instanceof CompositeRegistration ? request.controller() : Json.object();
+        boolean composite = registration.kind() == Kind.COMPOSITE;
+        JsonNode controller = composite ? request.controller() : Json.object();
         TypedObjects.checkKind(request.parent(), registration.parentType(), controller, field);
         List<RelatedRule> rules;
         var typed = TypedObjects.read(request.parent(), registration.parentType(), field);
@@ -34,9 +44,10 @@ final class CustomizeHook {
                 throw typed.invalid();
             }
             HasMetadata parent = typed.object();
-            rules = registration instanceof CompositeRegistration composite
-                    ? composite.controller().customize(parent)
-                    : ((DecoratorRegistration) registration).controller().customize(parent);
+            rules = ((Customizer<HasMetadata>) registration.controller()).customize(parent, context(request, composite));
+            if (rules == null || rules.stream().anyMatch(Objects::isNull)) {
+                throw new IllegalStateException("customize returned null or a null rule");
+            }
         } catch (TerminalException e) {
             rules = List.of();
         }
@@ -44,6 +55,14 @@ final class CustomizeHook {
         CustomizeResponse response = new CustomizeResponse(trees);
         check(response, request);
         return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), "customized", trees.size());
+    }
+
+    /** Metacontroller sends customize only the controller and the parent: no children, no related objects. */
+    private HookContext context(CustomizeRequest request, boolean composite) {
+        String namespace = CompositeHooks.namespaceOf(request.parent());
+        ObservedView none = ObservedView.children(ObjectMap.empty(), namespace, "children");
+        return new HookContext(none, none, new ControllerObject(request.controller(), composite ? "childResources" : "attachments"),
+                false, clock);
     }
 
     private static ObjectNode tree(RelatedRule rule) {

@@ -3,7 +3,7 @@ package dev.metahook.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
-import dev.metahook.api.SyncResult;
+import dev.metahook.api.Result;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,13 +25,13 @@ final class DesiredChildren {
     private DesiredChildren() {
     }
 
-    static List<ObjectNode> of(SyncResult result, ObjectMap observed, String parentNamespace) {
+    static List<ObjectNode> of(Result<?> result, ObjectMap observed, String parentNamespace) {
         List<ObjectNode> children = new ArrayList<>();
         if (result.keepsObserved()) {
             observed.entries().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));
         }
         List<String> notObjects = new ArrayList<>();
-        for (HasMetadata child : result.children()) {
+        for (HasMetadata child : result.objects()) {
             JsonNode tree = Json.tree(child);
             if (tree instanceof ObjectNode object) {
                 children.add(withNamespace(object, parentNamespace));

@@ -3,7 +3,7 @@ package dev.metahook.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
-import dev.metahook.api.SyncResult;
+import dev.metahook.api.Result;
 import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.LabelSelectors;
 import dev.metahook.wire.ObjectMap;
@@ -22,6 +22,7 @@ final class Guards {
     private final JsonNode controller;
     private final JsonNode parent;
     private final ObjectMap observed;
+    private final ObjectMap related;
     private final String declarations;
     private final boolean checkSelector;
     private final String parentNamespace;
@@ -30,19 +31,22 @@ final class Guards {
      * @param declarations  the controller's field declaring child types: {@code childResources} or {@code attachments}
      * @param checkSelector whether children must match the parent's selector (CompositeController only)
      */
-    Guards(JsonNode controller, JsonNode parent, ObjectMap observed, String declarations, boolean checkSelector) {
+    Guards(JsonNode controller, JsonNode parent, ObjectMap observed, ObjectMap related, String declarations, boolean checkSelector) {
         this.controller = controller;
         this.parent = parent;
         this.observed = observed;
+        this.related = related;
         this.declarations = declarations;
         this.checkSelector = checkSelector;
         String namespace = parent.path("metadata").path("namespace").asText("");
         this.parentNamespace = namespace.isEmpty() ? null : namespace;
     }
 
-    void check(List<ObjectNode> desired, SyncResult result, boolean finalized, boolean finalizing) {
+    void check(List<ObjectNode> desired, Result<?> result) {
         List<String> violations = new ArrayList<>();
         Set<ChildId> desiredIds = new HashSet<>();
+        Set<ChildId> relatedIds = ids(related);
+        relatedIds.removeAll(ids(observed));
         for (int i = 0; i < desired.size(); i++) {
             ObjectNode child = desired.get(i);
             String name = describe(child, i);
@@ -55,12 +59,17 @@ final class Guards {
             namespace(child, name, violations);
             serverManaged(child, name, violations);
             selector(child, name, violations);
-            if (!desiredIds.add(DesiredChildren.id(child, parentNamespace))) {
+            ChildId id = DesiredChildren.id(child, parentNamespace);
+            if (!desiredIds.add(id)) {
                 violations.add(name + ": appears twice in the response");
             }
+            if (relatedIds.contains(id)) {
+                violations.add(name + ": is a related object, which the hook may read but never write");
+            }
         }
-        if (finalized && !finalizing) {
-            violations.add("finalized is true in a sync response: Metacontroller would remove its finalizer and add it back, in a loop");
+        if ("childResources".equals(declarations) && (!result.labels().isEmpty() || !result.annotations().isEmpty())) {
+            violations.add("the result sets labels or annotations, which only a DecoratorController can answer"
+                    + " (a CompositeController's response has no such fields: Metacontroller would drop them)");
         }
         omitted(desiredIds, result, violations);
         if (!violations.isEmpty()) {
@@ -140,11 +149,22 @@ final class Guards {
         }
     }
 
-    private void omitted(Set<ChildId> desiredIds, SyncResult result, List<String> violations) {
+    /** The identities of every object of a map, each in its own namespace (the parent's for a v1 key). */
+    private Set<ChildId> ids(ObjectMap objects) {
+        Set<ChildId> ids = new HashSet<>();
+        objects.entries().forEach(object -> ids.add(id(object)));
+        return ids;
+    }
+
+    private ChildId id(ObservedObject object) {
+        return new ChildId(object.group().apiVersion(), object.group().kind(), object.namespaceOr(parentNamespace), object.name());
+    }
+
+    private void omitted(Set<ChildId> desiredIds, Result<?> result, List<String> violations) {
         Set<ChildId> deletions = new HashSet<>();
         result.deletions().forEach(id -> deletions.add(id.inNamespace(parentNamespace)));
         for (ObservedObject child : observed.entries()) {
-            ChildId id = new ChildId(child.group().apiVersion(), child.group().kind(), child.namespaceOr(parentNamespace), child.name());
+            ChildId id = id(child);
             boolean desired = desiredIds.contains(id);
             if (desired && deletions.contains(id)) {
                 violations.add("observed child " + id + ": is both in the response and marked for deletion");

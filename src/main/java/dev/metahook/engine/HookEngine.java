@@ -1,10 +1,11 @@
 package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.Controllers;
+import dev.metahook.api.Controllers.Kind;
+import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.Hook;
 import dev.metahook.api.TransientException;
-import dev.metahook.engine.Controllers.CompositeRegistration;
-import dev.metahook.engine.Controllers.DecoratorRegistration;
-import dev.metahook.engine.Controllers.Registration;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.CustomizeRequest;
 import dev.metahook.wire.DecoratorRequest;
@@ -30,12 +31,13 @@ public final class HookEngine {
     private final Controllers controllers;
     private final CompositeHooks composite;
     private final DecoratorHooks decorator;
-    private final CustomizeHook customize = new CustomizeHook();
+    private final CustomizeHook customize;
 
     public HookEngine(Controllers controllers, Clock clock) {
         this.controllers = controllers;
         this.composite = new CompositeHooks(clock);
         this.decorator = new DecoratorHooks(clock);
+        this.customize = new CustomizeHook(clock);
     }
 
     public Controllers controllers() {
@@ -44,7 +46,7 @@ public final class HookEngine {
 
     /** Answers one call of {@code POST /<controller>/<hook>} with this body. */
     public HookAnswer handle(String controllerName, String hookName, byte[] body) {
-        Registration registration = controllers.get(controllerName);
+        Registration registration = controllers.get(controllerName).orElse(null);
         if (registration == null) {
             return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
                     "no controller is named '" + controllerName + "'; this server has " + controllers.names()));
@@ -74,7 +76,7 @@ public final class HookEngine {
             CustomizeRequest request = CustomizeRequest.read(Json.parse(body));
             return new Decoded(null, null, request, facts(request.parent(), 0));
         }
-        if (registration instanceof CompositeRegistration) {
+        if (registration.kind() == Kind.COMPOSITE) {
             CompositeRequest request = CompositeRequest.read(body);
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
@@ -89,9 +91,9 @@ public final class HookEngine {
                 return customize.call(registration, request.customize());
             }
             if (request.composite() != null) {
-                return composite.call((CompositeRegistration) registration, hook, request.composite());
+                return composite.call(registration, hook, request.composite());
             }
-            return decorator.call((DecoratorRegistration) registration, hook, request.decorator());
+            return decorator.call(registration, hook, request.decorator());
         } catch (MalformedRequestException e) {
             return badRequest(e);
         } catch (TransientException e) {

@@ -16,18 +16,29 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The observed children of one request, converted to typed objects only on demand. One view lives
- * for one request, so nothing here outlives the request body.
+ * The observed children (or related objects) of one request, converted to typed objects only on
+ * demand. One view lives for one request, so nothing here outlives the request body.
  */
 final class ObservedView implements ObservedChildren {
     private final ObjectMap children;
     private final String parentNamespace;
+    private final String keyNamespace;
     private final String field;
 
-    ObservedView(ObjectMap children, String parentNamespace, String field) {
+    /**
+     * @param keyNamespace the namespace of an object whose key has none: the parent's for v1 keys, none
+     *                     (cluster-scoped) for v2 keys of related objects
+     */
+    ObservedView(ObjectMap children, String parentNamespace, String keyNamespace, String field) {
         this.children = children;
         this.parentNamespace = parentNamespace == null ? "" : parentNamespace;
+        this.keyNamespace = keyNamespace == null ? "" : keyNamespace;
         this.field = field;
+    }
+
+    /** The children of a request, whose v1 and v2 keys both place a namespaced child in its parent's namespace. */
+    static ObservedView children(ObjectMap children, String parentNamespace, String field) {
+        return new ObservedView(children, parentNamespace, parentNamespace, field);
     }
 
     @Override
@@ -40,7 +51,7 @@ final class ObservedView implements ObservedChildren {
 
     @Override
     public <T extends HasMetadata> Optional<T> get(Class<T> type, String name) {
-        return get(type, parentNamespace, name);
+        return findByName(groupOf(type), name).map(object -> read(object, type));
     }
 
     @Override
@@ -59,14 +70,19 @@ final class ObservedView implements ObservedChildren {
 
     @Override
     public Optional<GenericKubernetesResource> get(String apiVersion, String kind, String name) {
+        return findByName(new GroupKey(kind, apiVersion), name).map(object -> read(object, GenericKubernetesResource.class));
+    }
+
+    @Override
+    public Optional<GenericKubernetesResource> get(String apiVersion, String kind, String namespace, String name) {
         GroupKey key = new GroupKey(kind, apiVersion);
-        return find(key, parentNamespace, name).map(object -> read(object, GenericKubernetesResource.class));
+        return find(key, namespace, name).map(object -> read(object, GenericKubernetesResource.class));
     }
 
     @Override
     public <T extends HasMetadata> Optional<T> lastApplied(Class<T> type, String name) {
         GroupKey key = groupOf(type);
-        return find(key, parentNamespace, name)
+        return findByName(key, name)
                 .map(object -> convert(LastApplied.of(object, parentNamespace.isEmpty() ? null : parentNamespace), type, object));
     }
 
@@ -75,11 +91,17 @@ final class ObservedView implements ObservedChildren {
         return children.size();
     }
 
-    /** Looks the child up by the name and namespace its key carries, so only the one found is read. */
+    /** By name alone: in the parent's namespace, or else cluster-scoped (a kind is one or the other). */
+    private Optional<ObservedObject> findByName(GroupKey key, String name) {
+        Optional<ObservedObject> found = find(key, parentNamespace, name);
+        return found.isPresent() || parentNamespace.isEmpty() ? found : find(key, "", name);
+    }
+
+    /** Looks the object up by the name and namespace its key carries, so only the one found is read. */
     private Optional<ObservedObject> find(GroupKey key, String namespace, String name) {
         String wanted = namespace == null ? "" : namespace;
         return children.entries(key).values().stream()
-                .filter(object -> name.equals(object.name()) && wanted.equals(object.namespaceOr(parentNamespace)))
+                .filter(object -> name.equals(object.name()) && wanted.equals(object.namespaceOr(keyNamespace)))
                 .findFirst();
     }
 

@@ -1,11 +1,13 @@
 package dev.metahook.engine;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Conditions;
 import dev.metahook.api.TerminalException;
 import dev.metahook.wire.Json;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Clock;
 import java.util.Set;
 
@@ -23,11 +25,7 @@ final class StalledStatus {
     static ObjectNode of(ObjectNode parent, TerminalException error, Clock clock) {
         JsonNode previous = parent.path("status");
         ObjectNode status = previous.isObject() ? ((ObjectNode) previous).deepCopy() : Json.object();
-        var conditions = Conditions.from(parent, clock)
-                .set("Ready", false, error.reason(), error.getMessage())
-                .set("Reconciling", false, error.reason(), error.getMessage())
-                .set("Stalled", true, error.reason(), error.getMessage())
-                .list();
+        var conditions = Conditions.from(typed(parent), clock).stalled(error.reason(), error.getMessage()).list();
         ArrayNode list = Json.mapper().valueToTree(conditions);
         for (JsonNode other : previous.path("conditions")) {
             if (!OWN_TYPES.contains(other.path("type").asText())) {
@@ -36,5 +34,14 @@ final class StalledStatus {
         }
         status.set("conditions", list);
         return status;
+    }
+
+    /** The parent as a model object, for the conditions it carries; read only on this rare path. */
+    private static GenericKubernetesResource typed(ObjectNode parent) {
+        try {
+            return Json.convert(parent, GenericKubernetesResource.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the parent was read once already: " + e.getOriginalMessage(), e);
+        }
     }
 }

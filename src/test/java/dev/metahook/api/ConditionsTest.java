@@ -2,10 +2,13 @@ package dev.metahook.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -17,14 +20,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConditionsTest {
     private static final Clock NOW = Clock.fixed(Instant.parse("2026-11-29T16:04:05.789Z"), ZoneOffset.UTC);
 
-    private static ObjectNode parent(String type, String status, String lastTransitionTime) {
-        ObjectNode parent = Json.object();
+    private static GenericKubernetesResource parent(String type, String status, String lastTransitionTime) {
+        ObjectNode parent = Json.object().put("apiVersion", "example.com/v1").put("kind", "Thing");
         parent.putObject("metadata").put("name", "p").put("generation", 7);
         ObjectNode condition = parent.putObject("status").putArray("conditions").addObject().put("type", type).put("status", status);
         if (lastTransitionTime != null) {
             condition.put("lastTransitionTime", lastTransitionTime);
         }
-        return parent;
+        return typed(parent);
+    }
+
+    private static GenericKubernetesResource typed(ObjectNode parent) {
+        try {
+            return Json.convert(parent, GenericKubernetesResource.class);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static GenericKubernetesResource empty() {
+        return new GenericKubernetesResource();
     }
 
     @Test
@@ -68,7 +83,7 @@ class ConditionsTest {
 
     @Test
     void keepsTheOrderTheConditionsWereSetIn() {
-        List<String> types = Conditions.from(Json.object(), NOW)
+        List<String> types = Conditions.from(empty(), NOW)
                 .set("Ready", false, "Creating", "").set("Reconciling", true, "Creating", "").set("Stalled", false, "Creating", "")
                 .set("Ready", false, "Creating", "again").list().stream().map(Condition::getType).toList();
         assertEquals(List.of("Ready", "Reconciling", "Stalled"), types);
@@ -76,14 +91,39 @@ class ConditionsTest {
 
     @Test
     void refusesReasonsKubernetesWouldRefuse() {
-        Conditions conditions = Conditions.from(Json.object(), NOW);
+        Conditions conditions = Conditions.from(empty(), NOW);
         assertThrows(IllegalArgumentException.class, () -> conditions.set("Ready", true, "not camel case", ""));
         assertThrows(IllegalArgumentException.class, () -> conditions.set("Ready", true, "Trailing,", ""));
     }
 
     @Test
     void truncatesMessagesToTheSchemaLimit() {
-        String message = Conditions.from(Json.object(), NOW).set("Ready", true, "Available", "x".repeat(40000)).list().get(0).getMessage();
+        String message = Conditions.from(empty(), NOW).set("Ready", true, "Available", "x".repeat(40000)).list().get(0).getMessage();
         assertEquals(32768, message.length());
+    }
+
+    @Test
+    void setsTheKstatusSummaryInOneCall() {
+        List<String> statuses = Conditions.from(empty(), NOW).reconciling("RollingOut", "1/3 updated").list().stream()
+                .map(condition -> condition.getType() + "=" + condition.getStatus() + ":" + condition.getReason()).toList();
+        assertEquals(List.of("Ready=False:RollingOut", "Reconciling=True:RollingOut", "Stalled=False:RollingOut"), statuses);
+        assertEquals("True", Conditions.from(empty(), NOW).ready("Available", "").list().get(0).getStatus());
+        assertEquals("True", Conditions.from(empty(), NOW).stalled("InvalidSpec", "").list().get(2).getStatus());
+    }
+
+    @Test
+    void saysUnknownAndKeepsItsTransitionTimeWhileItStaysUnknown() {
+        Condition ready = Conditions.from(parent("Ready", "Unknown", "2026-11-01T00:00:00Z"), NOW)
+                .set("Ready", ConditionStatus.UNKNOWN, "Probing", "no answer from the primary yet").list().get(0);
+        assertEquals("Unknown", ready.getStatus());
+        assertEquals("2026-11-01T00:00:00Z", ready.getLastTransitionTime());
+    }
+
+    @Test
+    void aTerminalExceptionRefusesAReasonKubernetesWouldRefuseWhereItIsMade() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> new TerminalException("invalid spec", "spec.size: must be positive"));
+        assertTrue(refused.getMessage().contains("'invalid spec' is not CamelCase"), refused.getMessage());
+        assertEquals("InvalidSpec", new TerminalException("InvalidSpec", "x").reason());
     }
 }

@@ -2,7 +2,7 @@ package dev.metahook.bench;
 
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.wire.CanonicalJson;
@@ -34,7 +34,7 @@ public class EngineBenchmark {
 
     @Setup
     public void setUp() throws IOException {
-        engine = new HookEngine(Controllers.builder().composite("webapp", WebApp.class, new WebAppController(Clock.systemUTC())).build(),
+        engine = new HookEngine(Controllers.builder().composite("webapp", WebApp.class, new WebAppController()).build(),
                 Clock.systemUTC());
         request = CanonicalJson.bytes(Workloads.withLeftovers(dev.metahook.wire.Json.parse(Workloads.all().get("webapp-sync")), children));
         HookAnswer answer = engine.handle("webapp", "sync", request);

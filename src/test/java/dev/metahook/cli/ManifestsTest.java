@@ -9,8 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.webapp.WebApp;
-import dev.metahook.engine.Controllers;
-import dev.metahook.engine.Hook;
+import dev.metahook.api.Controllers;
+import dev.metahook.api.Hook;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.TestServer;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 /** The manifests users apply agree with what the hook service serves. */
 class ManifestsTest {
     private static final YAMLMapper YAML = new YAMLMapper();
-    private static final Controllers SERVED = BuiltInControllers.all(TestServer.CLOCK, "a key for the manifests test".getBytes());
+    private static final Controllers SERVED = BuiltInControllers.all("a key for the manifests test".getBytes());
     private static final String HOOK_BASE = "http://metahook.metahook-system";
 
     /** The update strategy of each child resource, as docs/reference-controllers.md fixes them. */

@@ -70,7 +70,7 @@ class RenderCommandTest {
 
     @Test
     void rendersAHookAtAUrl() throws Exception {
-        try (TestServer server = TestServer.start(BuiltInControllers.all(TestServer.CLOCK, "a key for the render test!".getBytes()))) {
+        try (TestServer server = TestServer.start(BuiltInControllers.all("a key for the render test!".getBytes()))) {
             Result result = render("--controller", "metacontroller/database-controller.yaml", "--parent", "examples/database.yaml",
                     "--url", server.url(""));
             assertEquals(0, result.exit(), result.err());

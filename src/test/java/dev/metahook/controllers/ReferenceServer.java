@@ -8,7 +8,7 @@ import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.database.DatabaseController;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Controllers;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
@@ -26,8 +26,8 @@ final class ReferenceServer {
 
     static TestServer start() {
         return TestServer.start(Controllers.builder()
-                .composite("webapp", WebApp.class, new WebAppController(TestServer.CLOCK))
-                .composite("database", Database.class, new DatabaseController(TestServer.CLOCK, KEY))
+                .composite("webapp", WebApp.class, new WebAppController())
+                .composite("database", Database.class, new DatabaseController(KEY))
                 .build());
     }
 

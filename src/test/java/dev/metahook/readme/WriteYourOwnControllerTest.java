@@ -4,23 +4,26 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.Metahook;
 import dev.metahook.api.CompositeController;
+import dev.metahook.api.Conditions;
+import dev.metahook.api.Context;
+import dev.metahook.api.Controllers;
 import dev.metahook.api.CustomResource;
-import dev.metahook.api.ObservedChildren;
-import dev.metahook.api.SyncResult;
+import dev.metahook.api.Result;
 import dev.metahook.api.TerminalException;
-import dev.metahook.engine.Controllers;
-import dev.metahook.engine.HookEngine;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
 import dev.metahook.testing.Requests;
 import dev.metahook.wire.Json;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -29,13 +32,15 @@ class WriteYourOwnControllerTest {
 
     @Group("example.com")
     @Version("v1")
-    public static class Greeting extends CustomResource<Greeting.Spec, Map<String, Object>> implements Namespaced {
+    public static class Greeting extends CustomResource<Greeting.Spec, Greeting.Status> implements Namespaced {
         public record Spec(String message) {}
+
+        public record Status(int observed, List<Condition> conditions) {}
     }
 
-    public static final class GreetingController implements CompositeController<Greeting> {
+    public static final class GreetingController implements CompositeController<Greeting, Greeting.Status> {
         @Override
-        public SyncResult sync(Greeting greeting, ObservedChildren children) {
+        public Result<Greeting.Status> sync(Greeting greeting, Context context) {
             if (greeting.getSpec() == null || greeting.getSpec().message() == null) {
                 throw new TerminalException("InvalidSpec", "spec.message: is required");
             }
@@ -43,9 +48,11 @@ class WriteYourOwnControllerTest {
                     .withNewMetadata().withName(greeting.getMetadata().getName()).endMetadata()
                     .addToData("message", greeting.getSpec().message())
                     .build();
-            return SyncResult.of(map)
-                    .withStatus(Map.of("observed", children.all(ConfigMap.class).size()))
-                    .deletingUnlisted();
+            Conditions conditions = Conditions.from(greeting, context.clock()).ready("Written", "the ConfigMap holds the message");
+            int observed = context.children().all(ConfigMap.class).size();
+            return Result.of(map)
+                    .deletingUnlisted()
+                    .withStatus(new Greeting.Status(observed, conditions.list()));
         }
     }
 
@@ -55,20 +62,32 @@ class WriteYourOwnControllerTest {
                 .composite("greeting", Greeting.class, new GreetingController())
                 .build();
         ServerConfig config = ServerConfig.fromEnvironment(Map.of("HOST", "127.0.0.1", "PORT", "0"));
-        try (HookServer server = HookServer.start(config, new HookEngine(controllers, Clock.systemUTC()))) {
-            ObjectNode parent = Json.object().put("apiVersion", "example.com/v1").put("kind", "Greeting");
-            parent.putObject("metadata").put("name", "hi").put("namespace", "default").put("uid", "u-1");
-            parent.putObject("spec").put("message", "hello");
-            ObjectNode request = Json.object();
-            ObjectNode controller = Requests.controller(true);
-            controller.with("spec").with("parentResource").put("apiVersion", "example.com/v1").put("resource", "greetings");
-            request.set("controller", controller);
-            request.set("parent", parent);
-            request.putObject("children").putObject("ConfigMap.v1");
+        try (HookServer server = Metahook.serve(controllers, config, Clock.systemUTC())) {
+            ObjectNode request = request(Json.object().put("message", "hello"));
             given().port(server.port()).body(Requests.bytes(request)).post("/greeting/sync").then()
                     .statusCode(200)
                     .body("children[0].data.message", equalTo("hello"))
-                    .body("status.observed", equalTo(0));
+                    .body("status.observed", equalTo(0))
+                    .body("status.conditions[0].reason", equalTo("Written"));
+            given().port(server.port()).body(Requests.bytes(request(Json.object()))).post("/greeting/sync").then()
+                    .statusCode(200)
+                    .body("children.size()", equalTo(0))
+                    .body("status.conditions[2].type", equalTo("Stalled"))
+                    .body("status.conditions[2].status", equalTo("True"))
+                    .body("status.conditions[2].message", equalTo("spec.message: is required"));
         }
+    }
+
+    private static ObjectNode request(ObjectNode spec) {
+        ObjectNode parent = Json.object().put("apiVersion", "example.com/v1").put("kind", "Greeting");
+        parent.putObject("metadata").put("name", "hi").put("namespace", "default").put("uid", "u-1");
+        parent.set("spec", spec);
+        ObjectNode request = Json.object();
+        ObjectNode controller = Requests.controller(true);
+        controller.with("spec").with("parentResource").put("apiVersion", "example.com/v1").put("resource", "greetings");
+        request.set("controller", controller);
+        request.set("parent", parent);
+        request.putObject("children").putObject("ConfigMap.v1");
+        return request;
     }
 }

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.SyncResult;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Result;
+import dev.metahook.api.Controllers;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
@@ -33,10 +33,10 @@ class ContractTest {
     @BeforeAll
     static void start() {
         server = TestServer.start(Controllers.builder()
-                .composite("widget", Widget.class, new WidgetController(TestServer.CLOCK))
-                .composite("reader", Widget.class, (widget, children) -> SyncResult.keepingObserved().withStatus(Map.of(
-                        "inParentNamespace", children.get(ConfigMap.class, "hello").map(c -> c.getData().get("message")).orElse("none"),
-                        "inShop", children.get(ConfigMap.class, "shop", "hello").map(c -> c.getData().get("message")).orElse("none"),
+                .composite("widget", Widget.class, new WidgetController())
+                .composite("reader", Widget.class, (widget, context) -> Result.keepingObserved().withStatus(Map.of(
+                        "inParentNamespace", context.children().get(ConfigMap.class, "hello").map(c -> c.getData().get("message")).orElse("none"),
+                        "inShop", context.children().get(ConfigMap.class, "shop", "hello").map(c -> c.getData().get("message")).orElse("none"),
                         "ratio", 6.0 / 2)))
                 .build());
     }

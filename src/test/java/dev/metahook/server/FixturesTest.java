@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahook.api.DecoratorResult;
-import dev.metahook.api.Finalization;
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Context;
+import dev.metahook.api.Customizer;
+import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.RelatedRule;
-import dev.metahook.api.SyncResult;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Result;
+import dev.metahook.api.Controllers;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
@@ -34,10 +38,10 @@ class FixturesTest {
     static void start() {
         server = TestServer.start(Controllers.builder()
                 .composite("bluegreen", GenericKubernetesResource.class,
-                        (parent, children) -> SyncResult.keepingObserved().withStatus(Map.of("activeColor", "blue")))
+                        (parent, context) -> Result.keepingObserved().withStatus(Map.of("activeColor", "blue")))
                 .composite("catset", GenericKubernetesResource.class, new CatSetTeardown())
                 .decorator("service-per-pod", GenericKubernetesResource.class,
-                        (object, attachments) -> DecoratorResult.keepingAttachments())
+                        (object, context) -> Result.keepingObserved())
                 .composite("secretpropagation", GenericKubernetesResource.class, new SecretPropagation())
                 .composite("keep", GenericKubernetesResource.class, new CatSetTeardown())
                 .build());
@@ -49,31 +53,34 @@ class FixturesTest {
     }
 
     /** Finalize drops the Pod and keeps the claims, as the CatSet example does, until nothing is left. */
-    static final class CatSetTeardown implements dev.metahook.api.CompositeController<GenericKubernetesResource> {
+    static final class CatSetTeardown implements CompositeController<GenericKubernetesResource, Object>,
+            Cleaner<GenericKubernetesResource, Object> {
         @Override
-        public SyncResult sync(GenericKubernetesResource parent, dev.metahook.api.ObservedChildren children) {
-            return SyncResult.keepingObserved();
+        public Result<Object> sync(GenericKubernetesResource parent, Context context) {
+            return Result.keepingObserved();
         }
 
         @Override
-        public Finalization finalize(GenericKubernetesResource parent, dev.metahook.api.ObservedChildren children) {
+        public Cleanup<Object> cleanup(GenericKubernetesResource parent, Context context) {
+            ObservedChildren children = context.children();
             List<PersistentVolumeClaim> claims = children.all(PersistentVolumeClaim.class).stream()
                     .map(claim -> children.lastApplied(PersistentVolumeClaim.class, claim.getMetadata().getName()).orElseThrow())
                     .toList();
-            return Finalization.waitFor(SyncResult.of(claims).deletingUnlisted().withStatus(Map.of("replicas", 0)));
+            return Cleanup.inProgress(Result.of(claims).deletingUnlisted().withStatus(Map.of("replicas", 0)));
         }
     }
 
     /** The secret-propagation example's rules: the source Secret by name, the target namespaces by label. */
-    static final class SecretPropagation implements dev.metahook.api.CompositeController<GenericKubernetesResource> {
+    static final class SecretPropagation implements CompositeController<GenericKubernetesResource, Object>,
+            Customizer<GenericKubernetesResource> {
         @Override
-        public SyncResult sync(GenericKubernetesResource parent, dev.metahook.api.ObservedChildren children) {
-            return SyncResult.keepingObserved();
+        public Result<Object> sync(GenericKubernetesResource parent, Context context) {
+            return Result.keepingObserved();
         }
 
         @Override
         @SuppressWarnings("unchecked")
-        public List<RelatedRule> customize(GenericKubernetesResource parent) {
+        public List<RelatedRule> customize(GenericKubernetesResource parent, Context context) {
             Map<String, Object> spec = (Map<String, Object>) parent.getAdditionalProperties().get("spec");
             Map<String, Object> selector = (Map<String, Object>) spec.get("targetNamespaceLabelSelector");
             return List.of(

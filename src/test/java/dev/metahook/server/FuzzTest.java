@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.DecoratorResult;
-import dev.metahook.api.SyncResult;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Result;
+import dev.metahook.api.Controllers;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
@@ -52,9 +51,9 @@ class FuzzTest {
     @BeforeContainer
     static void start() {
         server = TestServer.start(Controllers.builder()
-                .composite("widget", Widget.class, new WidgetController(TestServer.CLOCK))
-                .composite("keep", GenericKubernetesResource.class, (p, c) -> SyncResult.keepingObserved().withStatus(Map.of("kept", c.size())))
-                .decorator("decorate", GenericKubernetesResource.class, (o, a) -> DecoratorResult.keepingAttachments().withLabel("seen", "yes"))
+                .composite("widget", Widget.class, new WidgetController())
+                .composite("keep", GenericKubernetesResource.class, (p, c) -> Result.keepingObserved().withStatus(Map.of("kept", c.children().size())))
+                .decorator("decorate", GenericKubernetesResource.class, (o, a) -> Result.keepingObserved().withLabel("seen", "yes"))
                 .build());
         client = HttpClient.newBuilder().connectTimeout(LIMIT).build();
         ObjectNode observed = Requests.sync(Requests.widget("hello", 3, "hi"),

@@ -6,9 +6,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.DecoratorResult;
-import dev.metahook.api.SyncResult;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Result;
+import dev.metahook.api.Controllers;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
@@ -32,24 +31,24 @@ class GuardsTest {
     @BeforeAll
     static void start() {
         server = TestServer.start(Controllers.builder()
-                .composite("no-kind", Widget.class, (w, c) -> SyncResult.of(unnamedKind(w)).deletingUnlisted())
-                .composite("no-name", Widget.class, (w, c) -> SyncResult.of(new ConfigMap()).deletingUnlisted())
-                .composite("undeclared", Widget.class, (w, c) -> SyncResult.of(new SecretBuilder()
+                .composite("no-kind", Widget.class, (w, c) -> Result.of(unnamedKind(w)).deletingUnlisted())
+                .composite("no-name", Widget.class, (w, c) -> Result.of(new ConfigMap()).deletingUnlisted())
+                .composite("undeclared", Widget.class, (w, c) -> Result.of(new SecretBuilder()
                         .withNewMetadata().withName("s").endMetadata().build()).deletingUnlisted())
-                .composite("wrong-version", Widget.class, (w, c) -> SyncResult.of(configMap(w, "v2")).deletingUnlisted())
-                .composite("other-namespace", Widget.class, (w, c) -> SyncResult.of(new ConfigMapBuilder()
+                .composite("wrong-version", Widget.class, (w, c) -> Result.of(configMap(w, "v2")).deletingUnlisted())
+                .composite("other-namespace", Widget.class, (w, c) -> Result.of(new ConfigMapBuilder()
                         .withNewMetadata().withName("cm").withNamespace("kube-system").endMetadata().build()).deletingUnlisted())
-                .composite("server-fields", Widget.class, (w, c) -> SyncResult.of(new ConfigMapBuilder()
+                .composite("server-fields", Widget.class, (w, c) -> Result.of(new ConfigMapBuilder()
                         .withMetadata(new ObjectMetaBuilder().withName("cm").withUid("u").withResourceVersion("1")
                                 .withCreationTimestamp("2026-01-01T00:00:00Z").build()).build()).deletingUnlisted())
-                .composite("with-status", Widget.class, (w, c) -> SyncResult.of(withStatus()).deletingUnlisted())
-                .composite("omits", Widget.class, (w, c) -> SyncResult.of())
-                .composite("duplicate", Widget.class, (w, c) -> SyncResult.of(configMap(w, "v1"), configMap(w, "v1")))
-                .composite("deletes-kept", Widget.class, (w, c) -> SyncResult.keepingObserved()
-                        .deleting(c.all(ConfigMap.class).toArray(new ConfigMap[0])))
-                .composite("status-list", Widget.class, (w, c) -> SyncResult.of().withStatus(List.of(1, 2)))
-                .composite("selector", Widget.class, (w, c) -> SyncResult.of(configMap(w, "v1")))
-                .decorator("finalizes-in-sync", Widget.class, (w, c) -> DecoratorResult.keepingAttachments().finalized())
+                .composite("with-status", Widget.class, (w, c) -> Result.of(withStatus()).deletingUnlisted())
+                .composite("omits", Widget.class, (w, c) -> Result.of())
+                .composite("duplicate", Widget.class, (w, c) -> Result.of(configMap(w, "v1"), configMap(w, "v1")))
+                .composite("deletes-kept", Widget.class, (w, c) -> Result.keepingObserved()
+                        .deleting(c.children().all(ConfigMap.class).toArray(new ConfigMap[0])))
+                .composite("status-list", Widget.class, (w, c) -> Result.of().withStatus(List.of(1, 2)))
+                .composite("selector", Widget.class, (w, c) -> Result.of(configMap(w, "v1")))
+                .composite("labels", Widget.class, (w, c) -> Result.keepingObserved().withLabel("team", "a"))
                 .build());
     }
 
@@ -184,17 +183,13 @@ class GuardsTest {
                 .post("/selector/sync").then().statusCode(200);
     }
 
+    /** Only a Cleanup can say finalized (the types see to it); labels are the one decorator-only part of a Result. */
     @Test
-    void refusesFinalizedOutsideFinalize() {
-        ObjectNode request = dev.metahook.wire.Json.object();
-        request.set("controller", Requests.controller(true));
-        request.set("object", Requests.widget("hello", 1, "hi"));
-        request.putObject("attachments").putObject("ConfigMap.v1");
-        request.putObject("related");
-        request.put("finalizing", false);
-        given().port(server.port()).contentType("application/json").body(Requests.bytes(request))
-                .post("/finalizes-in-sync/sync").then()
+    void refusesLabelsFromACompositeController() {
+        given().port(server.port()).contentType("application/json")
+                .body(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)))
+                .post("/labels/sync").then()
                 .statusCode(500)
-                .body("violations", violation("finalized is true in a sync response"));
+                .body("violations", violation("only a DecoratorController can answer"));
     }
 }

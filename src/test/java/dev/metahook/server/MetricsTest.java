@@ -4,8 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.metahook.api.SyncResult;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Result;
+import dev.metahook.api.Controllers;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
@@ -19,8 +19,8 @@ class MetricsTest {
     @Test
     void countsCallsChildrenRefusalsAndNotModified() {
         try (TestServer server = TestServer.start(Controllers.builder()
-                .composite("widget", Widget.class, new WidgetController(TestServer.CLOCK))
-                .composite("omits", Widget.class, (w, c) -> SyncResult.of())
+                .composite("widget", Widget.class, new WidgetController())
+                .composite("omits", Widget.class, (w, c) -> Result.of())
                 .build())) {
             byte[] observed = Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"),
                     List.of(Requests.observedConfigMap("hello", 3, "hi"), Requests.observedConfigMap("old", 1, "x")), false));

@@ -11,7 +11,7 @@ import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.database.DatabaseController;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.Cluster;
 import dev.metahook.testing.TestServer;
@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /** Both reference controllers through whole lifecycles, Metacontroller played by the simulator. */
 class LifecycleTest {
     private static final HookEngine ENGINE = new HookEngine(Controllers.builder()
-            .composite("webapp", WebApp.class, new WebAppController(TestServer.CLOCK))
-            .composite("database", Database.class, new DatabaseController(TestServer.CLOCK, "lifecycle test key".getBytes()))
+            .composite("webapp", WebApp.class, new WebAppController())
+            .composite("database", Database.class, new DatabaseController("lifecycle test key".getBytes()))
             .build(), TestServer.CLOCK);
 
     private static Simulation simulation(String controller) {

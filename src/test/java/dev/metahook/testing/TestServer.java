@@ -1,6 +1,6 @@
 package dev.metahook.testing;
 
-import dev.metahook.engine.Controllers;
+import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
@@ -28,7 +28,7 @@ public final class TestServer implements AutoCloseable {
 
     /** The Widget controller under {@code /widget}. */
     public static Controllers widgets() {
-        return Controllers.builder().composite("widget", Widget.class, new WidgetController(CLOCK)).build();
+        return Controllers.builder().composite("widget", Widget.class, new WidgetController()).build();
     }
 
     public int port() {

@@ -1,16 +1,17 @@
 package dev.metahook.testing;
 
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Conditions;
-import dev.metahook.api.Finalization;
-import dev.metahook.api.ObservedChildren;
+import dev.metahook.api.Context;
+import dev.metahook.api.Customizer;
 import dev.metahook.api.RelatedRule;
-import dev.metahook.api.SyncResult;
+import dev.metahook.api.Result;
 import dev.metahook.api.TerminalException;
 import dev.metahook.api.TransientException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,15 +22,11 @@ import java.util.Map;
  * {@code retry} is a transient error, {@code boom} a bug; a missing or negative size is an invalid spec.
  * Finalize deletes the ConfigMap, then says done.
  */
-public final class WidgetController implements CompositeController<Widget> {
-    private final Clock clock;
-
-    public WidgetController(Clock clock) {
-        this.clock = clock;
-    }
+public final class WidgetController implements CompositeController<Widget, Map<String, Object>>,
+        Cleaner<Widget, Map<String, Object>>, Customizer<Widget> {
 
     @Override
-    public SyncResult sync(Widget widget, ObservedChildren children) {
+    public Result<Map<String, Object>> sync(Widget widget, Context context) {
         Widget.Spec spec = widget.getSpec();
         if (spec == null || spec.size == null || spec.size < 0) {
             throw new TerminalException("InvalidSpec", "spec.size: must be a whole number of at least 0");
@@ -40,22 +37,22 @@ public final class WidgetController implements CompositeController<Widget> {
         if ("boom".equals(spec.message)) {
             throw new IllegalStateException("boom");
         }
-        return SyncResult.of(configMap(widget))
-                .withStatus(status(widget, children, "Available"))
-                .deletingUnlisted();
+        return Result.of(configMap(widget))
+                .deletingUnlisted()
+                .withStatus(status(widget, context, "Available"));
     }
 
     @Override
-    public Finalization finalize(Widget widget, ObservedChildren children) {
-        if (children.all(ConfigMap.class).isEmpty()) {
-            return Finalization.done().withStatus(Map.of("phase", "Deleted"));
+    public Cleanup<Map<String, Object>> cleanup(Widget widget, Context context) {
+        if (context.children().all(ConfigMap.class).isEmpty()) {
+            return Cleanup.done().withStatus(Map.of("phase", "Deleted"));
         }
-        return Finalization.waitFor(SyncResult.of().deletingUnlisted().resyncAfter(Duration.ofSeconds(5)))
+        return Cleanup.inProgress(Result.of().deletingUnlisted().resyncAfter(Duration.ofSeconds(5)))
                 .withStatus(Map.of("phase", "Deleting"));
     }
 
     @Override
-    public List<RelatedRule> customize(Widget widget) {
+    public List<RelatedRule> customize(Widget widget, Context context) {
         return List.of(RelatedRule.named("v1", "secrets", "widget-shared").inNamespace(widget.getMetadata().getNamespace()));
     }
 
@@ -72,11 +69,11 @@ public final class WidgetController implements CompositeController<Widget> {
                 .build();
     }
 
-    private Map<String, Object> status(Widget widget, ObservedChildren children, String reason) {
+    private static Map<String, Object> status(Widget widget, Context context, String reason) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("size", widget.getSpec().size);
-        status.put("observedConfigMaps", children.all(ConfigMap.class).size());
-        status.put("conditions", Conditions.from(widget, clock).set("Ready", true, reason, "the ConfigMap is written").list());
+        status.put("observedConfigMaps", context.children().all(ConfigMap.class).size());
+        status.put("conditions", Conditions.from(widget, context.clock()).set("Ready", true, reason, "the ConfigMap is written").list());
         return status;
     }
 }

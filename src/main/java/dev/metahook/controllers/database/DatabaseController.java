@@ -1,10 +1,14 @@
 package dev.metahook.controllers.database;
 
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
+import dev.metahook.api.ConditionStatus;
 import dev.metahook.api.Conditions;
-import dev.metahook.api.Finalization;
+import dev.metahook.api.Context;
 import dev.metahook.api.ObservedChildren;
-import dev.metahook.api.SyncResult;
+import dev.metahook.api.Result;
+import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -16,85 +20,82 @@ import java.util.Optional;
  * Serves a Database: validate the spec, build the credentials Secret, the Services and the
  * StatefulSet, report the phase; on deletion, drain, take a final backup, then let go.
  */
-public final class DatabaseController implements CompositeController<Database> {
+public final class DatabaseController implements CompositeController<Database, Database.Status>,
+        Cleaner<Database, Database.Status>, StalledHandler<Database, Database.Status> {
     private static final Duration TEARDOWN_RESYNC = Duration.ofSeconds(5);
 
-    private final Clock clock;
     private final Credentials credentials;
 
     /** @param passwordKey the key passwords are derived under; every replica of the service must share it */
-    public DatabaseController(Clock clock, byte[] passwordKey) {
-        this.clock = clock;
+    public DatabaseController(byte[] passwordKey) {
         this.credentials = new Credentials(passwordKey);
     }
 
     @Override
-    public SyncResult sync(Database database, ObservedChildren children) {
+    public Result<Database.Status> sync(Database database, Context context) {
+        ObservedChildren children = context.children();
         String name = database.getMetadata().getName();
         Optional<StatefulSet> running = children.get(StatefulSet.class, name);
         DesiredDatabase desired = DesiredDatabase.of(database.getSpec(), running);
-        return SyncResult.of(
+        return Result.of(
                         credentials.secret(database, children.get(Secret.class, Credentials.secretName(name))),
                         DatabaseChildren.clientService(database),
                         DatabaseChildren.headlessService(database),
                         DatabaseChildren.statefulSet(database, desired))
-                .withStatus(running(database, running))
-                .deletingUnlisted();
+                .deletingUnlisted()
+                .withStatus(running(database, running, context.clock()));
+    }
+
+    /** An invalid spec: nothing is changed, the phase is Failed. */
+    @Override
+    public Result<Database.Status> stalled(Database database, Context context, TerminalException error) {
+        return Result.keepingObserved().withStatus(failed(database, error, context.clock()));
     }
 
     @Override
-    public SyncResult stalled(Database database, ObservedChildren children, TerminalException error) {
-        return SyncResult.keepingObserved().withStatus(failed(database, error));
-    }
-
-    @Override
-    public Finalization finalize(Database database, ObservedChildren children) {
+    public Cleanup<Database.Status> cleanup(Database database, Context context) {
+        Clock clock = context.clock();
         if (database.getMetadata().getDeletionTimestamp() == null) {
-            return Finalization.done().withStatus(stillRunning(database, children));
+            return Cleanup.done().withStatus(stillRunning(database, context.children(), clock));
         }
-        Optional<StatefulSet> statefulSet = children.get(StatefulSet.class, database.getMetadata().getName());
+        Optional<StatefulSet> statefulSet = context.children().get(StatefulSet.class, database.getMetadata().getName());
         boolean deleteWithoutBackup = database.getSpec() != null && "Delete".equals(database.getSpec().deletionPolicy());
         if (deleteWithoutBackup || statefulSet.isEmpty()) {
             String why = deleteWithoutBackup ? "deleted without a backup (deletionPolicy: Delete)" : "nothing was ever stored";
-            return Finalization.done().withStatus(deleting(database, Teardown.Step.DONE, why));
+            return Cleanup.done().withStatus(deleting(database, Teardown.Step.DONE, why, clock));
         }
-        Teardown.Plan plan = Teardown.plan(database, children, statefulSet.get());
-        Object status = deleting(database, plan.step(), plan.message());
+        Teardown.Plan plan = Teardown.plan(database, context.children(), statefulSet.get());
+        Database.Status status = deleting(database, plan.step(), plan.message(), clock);
         return switch (plan.step()) {
-            case DONE -> Finalization.done().withStatus(status);
-            case BACKUP_FAILED -> Finalization.waitFor(SyncResult.of(plan.children()).deletingUnlisted()).withStatus(status);
-            default -> Finalization.waitFor(SyncResult.of(plan.children()).deletingUnlisted().resyncAfter(TEARDOWN_RESYNC))
-                    .withStatus(status);
+            case DONE -> Cleanup.done().withStatus(status);
+            case BACKUP_FAILED -> Cleanup.inProgress(Result.of(plan.children()).deletingUnlisted().withStatus(status));
+            default -> Cleanup.inProgress(Result.of(plan.children()).deletingUnlisted().resyncAfter(TEARDOWN_RESYNC)
+                    .withStatus(status));
         };
     }
 
     /** A finalize call for a Database that is not going away (it stopped matching the controller's selector). */
-    private Database.Status stillRunning(Database database, ObservedChildren children) {
+    private static Database.Status stillRunning(Database database, ObservedChildren children, Clock clock) {
         Optional<StatefulSet> running = children.get(StatefulSet.class, database.getMetadata().getName());
         try {
             DesiredDatabase.of(database.getSpec(), running);
-            return running(database, running);
+            return running(database, running, clock);
         } catch (TerminalException e) {
-            return failed(database, e);
+            return failed(database, e, clock);
         }
     }
 
-    private Database.Status running(Database database, Optional<StatefulSet> statefulSet) {
+    private static Database.Status running(Database database, Optional<StatefulSet> statefulSet, Clock clock) {
         Phase phase = Phase.of(statefulSet, previousPhase(database));
-        return status(database, phase.phase, Conditions.from(database, clock)
-                .set("Ready", phase.ready, phase.reason, phase.message)
-                .set("Reconciling", phase.reconciling, phase.reason, phase.message)
-                .set("Stalled", false, phase.reason, phase.message));
+        return status(database, phase.phase, Conditions.from(database, clock).summary(ConditionStatus.of(phase.ready),
+                ConditionStatus.of(phase.reconciling), ConditionStatus.FALSE, phase.reason, phase.message));
     }
 
-    private Database.Status failed(Database database, TerminalException error) {
-        return status(database, "Failed", Conditions.from(database, clock)
-                .set("Ready", false, error.reason(), error.getMessage())
-                .set("Reconciling", false, error.reason(), error.getMessage())
-                .set("Stalled", true, error.reason(), error.getMessage()));
+    private static Database.Status failed(Database database, TerminalException error, Clock clock) {
+        return status(database, "Failed", Conditions.from(database, clock).stalled(error.reason(), error.getMessage()));
     }
 
-    private Database.Status deleting(Database database, Teardown.Step step, String message) {
+    private static Database.Status deleting(Database database, Teardown.Step step, String message, Clock clock) {
         String stalledReason = step.stalled || step == Teardown.Step.DONE ? step.reason : "Deleting";
         return status(database, "Deleting", Conditions.from(database, clock)
                 .set("Ready", false, "Deleting", message)

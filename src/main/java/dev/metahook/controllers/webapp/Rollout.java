@@ -1,5 +1,6 @@
 package dev.metahook.controllers.webapp;
 
+import dev.metahook.api.Conditions;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -10,19 +11,15 @@ import java.util.Optional;
 
 /** Where a WebApp's Deployment stands, read only from what was observed: the rows of the conditions table. */
 enum Rollout {
-    CREATING("Creating", true, false),
-    PROGRESS_DEADLINE_EXCEEDED("ProgressDeadlineExceeded", false, true),
-    ROLLING_OUT("RollingOut", true, false),
-    AVAILABLE("Available", false, false);
+    CREATING("Creating"),
+    PROGRESS_DEADLINE_EXCEEDED("ProgressDeadlineExceeded"),
+    ROLLING_OUT("RollingOut"),
+    AVAILABLE("Available");
 
     private final String reason;
-    private final boolean reconciling;
-    private final boolean stalled;
 
-    Rollout(String reason, boolean reconciling, boolean stalled) {
+    Rollout(String reason) {
         this.reason = reason;
-        this.reconciling = reconciling;
-        this.stalled = stalled;
     }
 
     static Rollout of(Optional<Deployment> observed, DesiredApp app) {
@@ -36,16 +33,14 @@ enum Rollout {
         return finished(deployment, app) ? AVAILABLE : ROLLING_OUT;
     }
 
-    String reason() {
-        return reason;
-    }
-
-    boolean reconciling() {
-        return reconciling;
-    }
-
-    boolean stalled() {
-        return stalled;
+    /** The Ready/Reconciling/Stalled summary of this row. */
+    Conditions report(Conditions conditions, Optional<Deployment> observed, DesiredApp app) {
+        String message = message(observed, app);
+        return switch (this) {
+            case AVAILABLE -> conditions.ready(reason, message);
+            case PROGRESS_DEADLINE_EXCEEDED -> conditions.stalled(reason, message);
+            case CREATING, ROLLING_OUT -> conditions.reconciling(reason, message);
+        };
     }
 
     String message(Optional<Deployment> observed, DesiredApp app) {

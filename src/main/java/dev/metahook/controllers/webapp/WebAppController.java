@@ -2,8 +2,10 @@ package dev.metahook.controllers.webapp;
 
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Conditions;
+import dev.metahook.api.Context;
 import dev.metahook.api.ObservedChildren;
-import dev.metahook.api.SyncResult;
+import dev.metahook.api.Result;
+import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
 import dev.metahook.controllers.Labels;
 import io.fabric8.kubernetes.api.model.Container;
@@ -21,7 +23,6 @@ import io.fabric8.kubernetes.api.model.TCPSocketAction;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,40 +30,29 @@ import java.util.Optional;
  * Serves a WebApp: validate the spec, build the Deployment and the Service, report replica counts,
  * the URL and the Ready/Reconciling/Stalled conditions. An invalid spec keeps what runs.
  */
-public final class WebAppController implements CompositeController<WebApp> {
+public final class WebAppController implements CompositeController<WebApp, WebApp.Status>,
+        StalledHandler<WebApp, WebApp.Status> {
     private static final String APP = "webapp";
 
-    private final Clock clock;
-
-    public WebAppController(Clock clock) {
-        this.clock = clock;
-    }
-
     @Override
-    public SyncResult sync(WebApp webApp, ObservedChildren children) {
+    public Result<WebApp.Status> sync(WebApp webApp, Context context) {
         DesiredApp app = DesiredApp.of(webApp.getSpec());
-        String name = webApp.getMetadata().getName();
-        Optional<Deployment> observed = children.get(Deployment.class, name);
-        Rollout rollout = Rollout.of(observed, app);
-        Conditions conditions = Conditions.from(webApp, clock)
-                .set("Ready", rollout == Rollout.AVAILABLE, rollout.reason(), rollout.message(observed, app))
-                .set("Reconciling", rollout.reconciling(), rollout.reason(), rollout.message(observed, app))
-                .set("Stalled", rollout.stalled(), rollout.reason(), rollout.message(observed, app));
-        return SyncResult.of(deployment(webApp, app), service(webApp, app))
-                .withStatus(status(observed, url(webApp, app.port()), conditions))
-                .deletingUnlisted();
+        Optional<Deployment> observed = context.children().get(Deployment.class, webApp.getMetadata().getName());
+        Conditions conditions = Rollout.of(observed, app).report(Conditions.from(webApp, context.clock()), observed, app);
+        return Result.of(deployment(webApp, app), service(webApp, app))
+                .deletingUnlisted()
+                .withStatus(status(observed, url(webApp, app.port()), conditions));
     }
 
+    /** An invalid spec: what runs is kept as last applied, and the status says why nothing changes. */
     @Override
-    public SyncResult stalled(WebApp webApp, ObservedChildren children, TerminalException error) {
+    public Result<WebApp.Status> stalled(WebApp webApp, Context context, TerminalException error) {
+        ObservedChildren children = context.children();
         String name = webApp.getMetadata().getName();
         Optional<Integer> servedPort = children.get(Service.class, name).flatMap(WebAppController::httpPort);
-        Conditions conditions = Conditions.from(webApp, clock)
-                .set("Ready", false, error.reason(), error.getMessage())
-                .set("Reconciling", false, error.reason(), error.getMessage())
-                .set("Stalled", true, error.reason(), error.getMessage());
+        Conditions conditions = Conditions.from(webApp, context.clock()).stalled(error.reason(), error.getMessage());
         String url = servedPort.map(port -> url(webApp, port)).orElse(null);
-        return SyncResult.keepingObserved().withStatus(status(children.get(Deployment.class, name), url, conditions));
+        return Result.keepingObserved().withStatus(status(children.get(Deployment.class, name), url, conditions));
     }
 
     /*

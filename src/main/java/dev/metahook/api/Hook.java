@@ -1,4 +1,4 @@
-package dev.metahook.engine;
+package dev.metahook.api;
 
 import java.util.Locale;
 

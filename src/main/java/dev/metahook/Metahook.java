@@ -1,0 +1,51 @@
+package dev.metahook;
+
+import dev.metahook.api.Controllers;
+import dev.metahook.engine.HookEngine;
+import dev.metahook.server.HookServer;
+import dev.metahook.server.ServerConfig;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves controllers the way metahook's own service does: configuration from the environment
+ * (port, TLS, auth, limits: README "Configuration"), {@code /healthz}, {@code /readyz},
+ * {@code /metrics}, one log line per call, and a graceful shutdown on SIGTERM. A service of one's
+ * own is one line:
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     Metahook.serve(Controllers.builder().composite("greeting", Greeting.class, new GreetingController()).build());
+ * }
+ * }</pre>
+ */
+public final class Metahook {
+    private static final Logger LOG = LoggerFactory.getLogger(Metahook.class);
+
+    private Metahook() {
+    }
+
+    /**
+     * Starts serving with the configuration from the environment; returns once ready.
+     *
+     * @throws IllegalArgumentException when the environment's configuration is invalid, naming the variable
+     */
+    public static HookServer serve(Controllers controllers) {
+        return serve(controllers, ServerConfig.fromEnvironment(System.getenv()), Clock.systemUTC());
+    }
+
+    /** Starts serving with this configuration and clock; the process stops it gracefully on SIGTERM. */
+    public static HookServer serve(Controllers controllers, ServerConfig config, Clock clock) {
+        HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("shutting down: not ready any more, letting calls in flight finish");
+            server.shutdown();
+            LOG.info("stopped");
+        }, "metahook-shutdown"));
+        LOG.info("metahook serving {} on {}:{} (ready {} ms after the JVM started)", controllers.names(), config.host(),
+                server.port(), ManagementFactory.getRuntimeMXBean().getUptime());
+        return server;
+    }
+}

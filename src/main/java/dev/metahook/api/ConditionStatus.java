@@ -1,0 +1,21 @@
+package dev.metahook.api;
+
+/** The status of a {@code metav1.Condition}: {@code True}, {@code False} or {@code Unknown}. */
+public enum ConditionStatus {
+    TRUE("True"), FALSE("False"), UNKNOWN("Unknown");
+
+    private final String text;
+
+    ConditionStatus(String text) {
+        this.text = text;
+    }
+
+    public static ConditionStatus of(boolean status) {
+        return status ? TRUE : FALSE;
+    }
+
+    /** As Kubernetes writes it. */
+    public String text() {
+        return text;
+    }
+}

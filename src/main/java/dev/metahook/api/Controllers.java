@@ -1,0 +1,99 @@
+package dev.metahook.api;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The controllers a server serves, each under a short name that becomes its routes
+ * ({@code /webapp/sync}). Which hooks a controller has follows from the interfaces it implements:
+ * sync always, finalize for a {@link Cleaner}, customize for a {@link Customizer}.
+ */
+public final class Controllers {
+    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    private final Map<String, Registration> byName;
+
+    private Controllers(Map<String, Registration> byName) {
+        this.byName = Collections.unmodifiableMap(new TreeMap<>(byName));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The registered names, sorted. */
+    public Set<String> names() {
+        return byName.keySet();
+    }
+
+    public Optional<Registration> get(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /** The hooks the named controller serves, or an empty set when there is no such controller. */
+    public Set<Hook> hooks(String name) {
+        return get(name).map(Registration::hooks).orElse(Set.of());
+    }
+
+    /** Whether a controller serves a composite parent or decorates a target. */
+    public enum Kind { COMPOSITE, DECORATOR }
+
+    /**
+     * One registered controller: its name, kind, the type of its parent (or target), and the object
+     * that implements it. {@code sync} is the controller itself; the other hooks are capabilities.
+     */
+    public record Registration(String name, Kind kind, Class<? extends HasMetadata> parentType, Object controller) {
+
+        public Set<Hook> hooks() {
+            Set<Hook> hooks = EnumSet.of(Hook.SYNC);
+            if (controller instanceof Cleaner<?, ?>) {
+                hooks.add(Hook.FINALIZE);
+            }
+            if (controller instanceof Customizer<?>) {
+                hooks.add(Hook.CUSTOMIZE);
+            }
+            return Collections.unmodifiableSet(hooks);
+        }
+    }
+
+    public static final class Builder {
+        private final Map<String, Registration> byName = new TreeMap<>();
+
+        private Builder() {
+        }
+
+        /** Serves a CompositeController's hooks under {@code /<name>/...}. */
+        public <P extends HasMetadata> Builder composite(String name, Class<P> parentType, CompositeController<P, ?> controller) {
+            return add(new Registration(name, Kind.COMPOSITE, parentType, controller));
+        }
+
+        /** Serves a DecoratorController's hooks under {@code /<name>/...}. */
+        public <T extends HasMetadata> Builder decorator(String name, Class<T> targetType, DecoratorController<T, ?> controller) {
+            return add(new Registration(name, Kind.DECORATOR, targetType, controller));
+        }
+
+        public Controllers build() {
+            return new Controllers(byName);
+        }
+
+        private Builder add(Registration registration) {
+            if (registration.controller() == null || registration.parentType() == null) {
+                throw new IllegalArgumentException("controller " + registration.name() + ": the controller and its type are required");
+            }
+            if (!NAME.matcher(registration.name()).matches()) {
+                throw new IllegalArgumentException("controller name '" + registration.name()
+                        + "' must be lower-case letters, digits and dashes: it becomes a URL path");
+            }
+            if (byName.putIfAbsent(registration.name(), registration) != null) {
+                throw new IllegalArgumentException("two controllers are named '" + registration.name() + "'");
+            }
+            return this;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.metahook.engine;
+
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Context;
+import dev.metahook.api.Controllers.Kind;
+import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.DecoratorController;
+import dev.metahook.api.Result;
+import dev.metahook.api.StalledHandler;
+import dev.metahook.api.TerminalException;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.function.Function;
+
+/**
+ * Calls sync, cleanup or the stalled answer of one controller by the capabilities it has: a finalize
+ * call goes to its {@link Cleaner}; an invalid spec or a {@link TerminalException} to its
+ * {@link StalledHandler}, or to the engine's default for its kind.
+ */
+final class ControllerCall {
+    private ControllerCall() {
+    }
+
+    /** What the controller answered, whether a cleanup said done, and whether it took the stalled path. */
+    record Outcome(Result<?> result, boolean done, boolean stalled) {
+    }
+
+    /**
+     * @param invalid why the parent's spec had to be left out, or null
+     * @param fallback the stalled answer when the controller has no {@link StalledHandler}
+     */
+    @SuppressWarnings("unchecked")
+    static Outcome run(Registration registration, HasMetadata parent, TerminalException invalid, Context context,
+                       Function<TerminalException, Result<?>> fallback) {
+        Object controller = registration.controller();
+        try {
+            if (context.finalizing()) {
+                Cleanup<?> cleanup = ((Cleaner<HasMetadata, ?>) controller).cleanup(parent, context);
+                return new Outcome(required(cleanup, "cleanup").result(), cleanup.isDone(), false);
+            }
+            if (invalid != null) {
+                return stalled(controller, parent, context, invalid, fallback);
+            }
+            Result<?> result = registration.kind() == Kind.COMPOSITE
+                    ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
+                    : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
+            return new Outcome(required(result, "sync"), false, false);
+        } catch (TerminalException e) {
+            return stalled(controller, parent, context, e, fallback);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Outcome stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
+                                   Function<TerminalException, Result<?>> fallback) {
+        Result<?> result = controller instanceof StalledHandler<?, ?> handler
+                ? required(((StalledHandler<HasMetadata, ?>) handler).stalled(parent, context, error), "stalled")
+                : fallback.apply(error);
+        return new Outcome(result, false, true);
+    }
+
+    private static <T> T required(T answer, String method) {
+        if (answer == null) {
+            throw new IllegalStateException(method + " returned null");
+        }
+        return answer;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.metahook.examples.configmappropagation;
+
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Conditions;
+import dev.metahook.api.Context;
+import dev.metahook.api.Customizer;
+import dev.metahook.api.RelatedRule;
+import dev.metahook.api.Result;
+import dev.metahook.api.TerminalException;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Customize asks for the source ConfigMap and the namespaces the selector matches; sync answers one
+ * copy per matching namespace (but the source's own), so a namespace that stops matching loses its
+ * copy, and a source that is gone takes every copy with it.
+ */
+public final class ConfigMapPropagationController
+        implements CompositeController<ConfigMapPropagation, ConfigMapPropagation.Status>, Customizer<ConfigMapPropagation> {
+
+    @Override
+    public List<RelatedRule> customize(ConfigMapPropagation propagation, Context context) {
+        ConfigMapPropagation.Spec spec = valid(propagation);
+        return List.of(
+                RelatedRule.named("v1", "configmaps", spec.sourceName()).inNamespace(spec.sourceNamespace()),
+                RelatedRule.selected("v1", "namespaces", spec.targetNamespaceSelector()));
+    }
+
+    @Override
+    public Result<ConfigMapPropagation.Status> sync(ConfigMapPropagation propagation, Context context) {
+        ConfigMapPropagation.Spec spec = valid(propagation);
+        Optional<ConfigMap> source = context.related().get(ConfigMap.class, spec.sourceNamespace(), spec.sourceName());
+        List<String> targets = context.related().all(Namespace.class).stream()
+                .map(namespace -> namespace.getMetadata().getName())
+                .filter(name -> !name.equals(spec.sourceNamespace()))
+                .toList();
+        List<ConfigMap> copies = source.map(map -> targets.stream().map(target -> copy(map, target)).toList()).orElse(List.of());
+        Conditions conditions = Conditions.from(propagation, context.clock());
+        if (source.isEmpty()) {
+            conditions.stalled("SourceNotFound", "ConfigMap " + spec.sourceNamespace() + "/" + spec.sourceName() + " does not exist");
+        } else {
+            conditions.ready("Propagated", "copied into " + targets.size() + " namespaces");
+        }
+        int actual = context.children().all(ConfigMap.class).size();
+        return Result.of(copies)
+                .deletingUnlisted()
+                .withStatus(new ConfigMapPropagation.Status(copies.size(), actual, conditions.list()));
+    }
+
+    private static ConfigMap copy(ConfigMap source, String namespace) {
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setName(source.getMetadata().getName());
+        metadata.setNamespace(namespace);
+        ConfigMap copy = new ConfigMap();
+        copy.setMetadata(metadata);
+        copy.setData(source.getData().isEmpty() ? null : source.getData());
+        copy.setBinaryData(source.getBinaryData().isEmpty() ? null : source.getBinaryData());
+        return copy;
+    }
+
+    private static ConfigMapPropagation.Spec valid(ConfigMapPropagation propagation) {
+        ConfigMapPropagation.Spec spec = propagation.getSpec();
+        if (spec == null || spec.sourceName() == null || spec.sourceNamespace() == null || spec.targetNamespaceSelector() == null) {
+            throw new TerminalException("InvalidSpec", "spec.sourceName, spec.sourceNamespace and spec.targetNamespaceSelector are required");
+        }
+        return spec;
+    }
+}
