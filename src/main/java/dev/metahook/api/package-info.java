@@ -1,9 +1,13 @@
 /**
- * What a controller author sees: {@link dev.metahook.api.CompositeController} and
- * {@link dev.metahook.api.DecoratorController}, the observed children, results made by static
- * factories ({@link dev.metahook.api.SyncResult}, {@link dev.metahook.api.Finalization}),
- * {@link dev.metahook.api.Conditions}, and the error taxonomy
- * ({@link dev.metahook.api.TerminalException}, {@link dev.metahook.api.TransientException}).
+ * What a controller author sees. A controller implements {@link dev.metahook.api.CompositeController}
+ * or {@link dev.metahook.api.DecoratorController} and, as it needs them, the capabilities
+ * {@link dev.metahook.api.Cleaner} (finalize), {@link dev.metahook.api.Customizer} (customize) and
+ * {@link dev.metahook.api.StalledHandler}; {@link dev.metahook.api.Controllers} registers it under a
+ * route name. Every hook gets the parent and a {@link dev.metahook.api.Context} (observed children,
+ * related objects, the controller's settings, the clock) and answers a
+ * {@link dev.metahook.api.Result} (a {@link dev.metahook.api.Cleanup} from cleanup);
+ * {@link dev.metahook.api.Conditions} builds the status conditions; the error taxonomy is
+ * {@link dev.metahook.api.TerminalException} and {@link dev.metahook.api.TransientException}.
  * Nothing here speaks HTTP; the engine turns these values into Metacontroller's wire format.
  */
 package dev.metahook.api;
