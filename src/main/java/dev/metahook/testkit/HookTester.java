@@ -1,5 +1,6 @@
 package dev.metahook.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers;
@@ -9,6 +10,7 @@ import dev.metahook.api.Hook;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
+import dev.metahook.sim.DecoratorChecker;
 import dev.metahook.sim.InProcessHook;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -92,21 +94,32 @@ public final class HookTester {
     }
 
     /**
-     * The parent's life under the simulator, as {@code check} drives it: create, converge (the workload
-     * controllers played), the same request twice and reordered, delete and finalize.
+     * The parent's (or decorated object's) life under the simulator, as {@code check} drives it: create,
+     * converge (the workload controllers played), the same request twice and reordered, delete and
+     * finalize.
      */
     public CheckReport check(HasMetadata parent) {
-        return check(parent, null);
+        return check(parent, null, List.of());
     }
 
     /** The same, with a spec change to {@code updated} after convergence. */
     public CheckReport check(HasMetadata parent, HasMetadata updated) {
-        if (registration.kind() != Kind.COMPOSITE) {
-            throw new UnsupportedOperationException("check drives the life of a CompositeController's parent;"
-                    + " test a decorator's calls with sync and finalize");
-        }
-        Checker.Report report = new Checker(ControllerSpec.read(manifest), new InProcessHook(engine, registration.name()), clock, 20)
-                .check(Json.tree(parent), updated == null ? null : Json.tree(updated));
+        return check(parent, updated, List.of());
+    }
+
+    /**
+     * The same, with objects in the cluster that the customize hook may select as related objects; a
+     * hook whose customize selects none of them is reported ({@code no-related}), and so is one whose
+     * answer does not change when a related object goes ({@code ignores-related}).
+     */
+    public CheckReport check(HasMetadata parent, HasMetadata updated, List<? extends HasMetadata> clusterObjects) {
+        ControllerSpec spec = ControllerSpec.read(manifest);
+        InProcessHook hook = new InProcessHook(engine, registration.name());
+        List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
+        JsonNode updatedTree = updated == null ? null : Json.tree(updated);
+        Checker.Report report = spec.decorator()
+                ? new DecoratorChecker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related)
+                : new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
         return new CheckReport(report.breaches().stream().map(Object::toString).toList(), report.calls());
     }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class ContainerTest {
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private static List<String> instructions() throws Exception {
+    static List<String> instructions() throws Exception {
         List<String> lines = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : Files.readAllLines(Path.of("Dockerfile"))) {
@@ -63,7 +63,8 @@ class ContainerTest {
         assertEquals(2, from.size(), from.toString());
         assertTrue(from.get(0).startsWith("maven:") && from.get(0).endsWith(" AS build"), from.get(0));
         assertTrue(from.get(1).startsWith("eclipse-temurin:17") && from.get(1).contains("jre"), from.get(1));
-        assertTrue(Files.readString(Path.of("pom.xml")).contains("<finalName>metahook</finalName>"));
+        assertTrue(Files.readString(Path.of("pom.xml")).contains("<outputFile>${project.build.directory}/metahook.jar</outputFile>"),
+                "the shaded service jar is target/metahook.jar");
         assertTrue(all("COPY").contains("--from=build /src/target/metahook.jar /opt/metahook/metahook.jar"), all("COPY").toString());
         assertTrue(all("LABEL").get(0).contains("org.opencontainers.image.title=\"metahook\""));
     }
@@ -71,19 +72,25 @@ class ContainerTest {
     /**
      * The dependency layer is the build itself on the pom alone (dependency:go-offline leaves plugin
      * dependencies out), and the build after the sources are copied runs offline, so a miss fails it.
+     * DependencyLayerIT runs these steps.
      */
     @Test
     void theDependencyLayerIsTheSameBuildAndTheRealBuildRunsOffline() throws Exception {
-        List<String> build = instructions().subList(0, instructions().indexOf(instructions().stream()
-                .filter(line -> line.startsWith("FROM eclipse-temurin")).findFirst().orElseThrow()));
+        List<String> build = buildStage();
         int pom = build.indexOf("COPY pom.xml .");
         int sources = build.indexOf("COPY src ./src");
         assertTrue(pom > 0 && sources > pom, build.toString());
         List<String> dependencies = build.subList(pom + 1, sources);
-        assertEquals(1, dependencies.size(), dependencies.toString());
-        assertEquals("RUN mvn -B -q -DskipTests package && rm -rf target", dependencies.get(0));
+        assertEquals(List.of("RUN mvn -B -q -DskipTests package && rm -rf target"), dependencies);
         assertEquals(List.of("RUN mvn -B -q -o -DskipTests package"), build.subList(sources + 1, build.size()));
         assertTrue(instructions().stream().noneMatch(line -> line.contains("go-offline")));
+    }
+
+    /** The instructions of the build stage, up to the runtime stage's FROM. */
+    static List<String> buildStage() throws Exception {
+        List<String> instructions = instructions();
+        return instructions.subList(0, instructions.indexOf(instructions.stream()
+                .filter(line -> line.startsWith("FROM eclipse-temurin")).findFirst().orElseThrow()));
     }
 
     /** OCI labels from build arguments declared in the runtime stage; the defaults are the pom's. */

@@ -16,6 +16,7 @@ import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
@@ -125,5 +126,40 @@ class HookTesterTest {
         CheckReport report = HookTester.of(forgetful, "forgetful", ConfigMap.class).check(widget("hi"));
         assertFalse(report.clean());
         assertTrue(report.breaches().stream().anyMatch(breach -> breach.startsWith("non-deterministic")), report::toString);
+    }
+
+    @Test
+    void checkDrivesADecoratorAndFeedsRelatedObjects() {
+        Controllers controllers = Controllers.builder()
+                .decorator("budget", io.fabric8.kubernetes.api.model.apps.Deployment.class,
+                        new dev.metahook.readme.WriteYourOwnControllerTest.BudgetDecorator())
+                .composite("propagation", dev.metahook.examples.configmappropagation.ConfigMapPropagation.class,
+                        new dev.metahook.examples.configmappropagation.ConfigMapPropagationController())
+                .build();
+        io.fabric8.kubernetes.api.model.apps.Deployment web = Manifests.parse("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web, namespace: default}
+                spec:
+                  selector: {matchLabels: {app: web}}
+                  template:
+                    metadata: {labels: {app: web}}
+                    spec: {containers: [{name: web, image: nginx}]}
+                """, io.fabric8.kubernetes.api.model.apps.Deployment.class);
+        CheckReport decorated = HookTester.of(controllers, "budget",
+                io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class).check(web);
+        assertTrue(decorated.clean(), decorated::toString);
+
+        HookTester propagation = HookTester.of(controllers, "propagation", Path.of("src/test/resources/examples/configmappropagation/controller.yaml"));
+        var parent = Manifests.read(Path.of("src/test/resources/examples/configmappropagation/parent.yaml"),
+                dev.metahook.examples.configmappropagation.ConfigMapPropagation.class);
+        List<HasMetadata> cluster = List.of(
+                Manifests.parse("{apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: original}, data: {a: b}}", ConfigMap.class),
+                Manifests.parse("{apiVersion: v1, kind: Namespace, metadata: {name: one, labels: {settings: wanted}}}",
+                        io.fabric8.kubernetes.api.model.Namespace.class));
+        CheckReport withRelated = propagation.check(parent, null, cluster);
+        assertTrue(withRelated.clean(), withRelated::toString);
+        CheckReport without = propagation.check(parent);
+        assertTrue(without.breaches().stream().anyMatch(breach -> breach.startsWith("no-related")), without::toString);
     }
 }
