@@ -113,13 +113,35 @@ class DatabaseTest {
         assertEquals(json("{'exec':{'command':['pg_isready','-U','app']}}"), statefulSet.at("/spec/template/spec/containers/0/readinessProbe"));
     }
 
+    private static String firstPassword(ObjectNode database) {
+        String name = database.at("/metadata/name").asText();
+        return decoded(child(sync(database, List.of()), "Secret", name + "-credentials"), "password");
+    }
+
     @Test
     void derivesTheSamePasswordForTheSameDatabaseAndAnotherForAnother() {
-        String first = decoded(child(sync(database(), List.of()), "Secret", "orders-credentials"), "password");
-        assertEquals(first, decoded(child(sync(database(), List.of()), "Secret", "orders-credentials"), "password"));
-        ObjectNode other = database();
-        other.with("metadata").put("uid", "00000000-1111-4222-8333-444444444444");
-        assertNotEquals(first, decoded(child(sync(other, List.of()), "Secret", "orders-credentials"), "password"));
+        String first = firstPassword(database());
+        assertEquals(first, firstPassword(database()));
+        ObjectNode elsewhere = database();
+        elsewhere.with("metadata").put("namespace", "billing");
+        assertNotEquals(first, firstPassword(elsewhere));
+        ObjectNode renamed = database();
+        renamed.with("metadata").put("name", "invoices");
+        assertNotEquals(first, firstPassword(renamed));
+        assertNotEquals(firstPassword(elsewhere), firstPassword(renamed));
+    }
+
+    /** Deleted and created again: a new uid, the same retained claim data-orders-0, so the password it was initialised with. */
+    @Test
+    void aRecreatedDatabaseGetsThePasswordItsRetainedVolumeWasInitialisedWith() {
+        ObjectNode before = database();
+        List<ObjectNode> observed = running(before, READY);
+        String initialised = decoded(find(observed, "Secret", "orders-credentials"), "password");
+        ObjectNode recreated = database();
+        recreated.with("metadata").put("uid", "00000000-1111-4222-8333-444444444444").put("creationTimestamp", "2026-11-29T17:00:00Z");
+        assertNotEquals(before.at("/metadata/uid"), recreated.at("/metadata/uid"));
+        JsonNode secret = child(sync(recreated, List.of()), "Secret", "orders-credentials");
+        assertEquals(initialised, decoded(secret, "password"));
     }
 
     @Test
