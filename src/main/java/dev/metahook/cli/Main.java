@@ -42,6 +42,16 @@ public final class Main {
         }
     }
 
+    /** The message of a configuration file the server could not use (credentials, certificates), however deep it was wrapped. */
+    static java.util.Optional<String> configurationError(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IllegalArgumentException) {
+                return java.util.Optional.of(cause.getMessage());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static void serve() {
         ServerConfig config;
         byte[] databaseKey;
@@ -53,7 +63,14 @@ public final class Main {
             System.exit(2);
             return;
         }
-        HookServer server = Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
+        HookServer server;
+        try {
+            server = Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
+            System.exit(2);
+            return;
+        }
         // SIGTERM would end the JVM with 143: once the drain (run by Metahook's shutdown hook) is
         // over, a drain that answered every call is a clean exit, 0.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> Runtime.getRuntime().halt(server.shutdown() ? 0 : 1),
