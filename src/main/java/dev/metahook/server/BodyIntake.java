@@ -130,7 +130,7 @@ final class BodyIntake {
     }
 
     private static Intake timedOut() {
-        return new Intake(null, HookAnswer.problem(Problem.of("request-timeout", "Request timeout", 408,
+        return new Intake(null, HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
                 "the request body did not arrive in time (at least " + MIN_BODY_RATE + " bytes a second, no pause over "
                         + READ_IDLE_TIMEOUT.toSeconds() + " s, all of it within " + BODY_DEADLINE.toSeconds() + " s)")),
                 Map.of("Connection", "close"));
