@@ -1,6 +1,7 @@
 package dev.metahook.cli;
 
 import dev.metahook.Metahook;
+import dev.metahook.api.Controllers;
 import dev.metahook.server.ServerConfig;
 import java.time.Clock;
 import java.util.Arrays;
@@ -43,15 +44,15 @@ public final class Main {
 
     private static void serve() {
         ServerConfig config;
-        byte[] databaseKey;
+        Controllers controllers;
         try {
             config = ServerConfig.fromEnvironment(System.getenv());
-            databaseKey = DatabaseKey.fromEnvironment(System.getenv());
+            controllers = BuiltInControllers.all(DatabaseKey.fromEnvironment(System.getenv()), System.getenv());
         } catch (IllegalArgumentException e) {
             System.err.println("metahook: " + e.getMessage());
             System.exit(2);
             return;
         }
-        Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
+        Metahook.serve(controllers, config, Clock.systemUTC());
     }
 }

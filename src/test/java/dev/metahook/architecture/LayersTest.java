@@ -23,15 +23,17 @@ class LayersTest {
                 .layer("server").definedBy("dev.metahook.server..")
                 .layer("sim").definedBy("dev.metahook.sim..")
                 .layer("controllers").definedBy("dev.metahook.controllers..")
+                .layer("examples").definedBy("dev.metahook.examples..")
                 .layer("service").definedBy("dev.metahook")
                 .layer("cli").definedBy("dev.metahook.cli..")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("service").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("server").mayOnlyBeAccessedByLayers("service", "cli")
                 .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("examples").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("sim").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "service", "cli")
-                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "controllers", "service", "cli")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "controllers", "examples", "service", "cli")
                 .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "engine", "server", "sim", "cli")
                 .withOptionalLayers(true)
                 .check(CLASSES);
@@ -50,6 +52,23 @@ class LayersTest {
                 .should().dependOnClassesThat().resideInAnyPackage("dev.metahook.wire..", "dev.metahook.engine..",
                         "dev.metahook.server..", "com.fasterxml.jackson.databind..")
                 .allowEmptyShould(true)
+                .check(CLASSES);
+    }
+
+    /**
+     * The ported examples are held to the same: the API and the fabric8 model. One exception: the
+     * bluegreen example records a pod template as JSON in an annotation, as the original does, and
+     * reads and writes that text with Jackson in one class.
+     */
+    @Test
+    void examplesSeeOnlyTheApi() {
+        noClasses().that().resideInAPackage("dev.metahook.examples..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.metahook.wire..", "dev.metahook.engine..",
+                        "dev.metahook.server..", "dev.metahook.sim..", "dev.metahook.cli..", "dev.metahook.controllers..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("dev.metahook.examples..")
+                .and().doNotHaveFullyQualifiedName("dev.metahook.examples.bluegreen.RecordedTemplate")
+                .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml.jackson.databind..")
                 .check(CLASSES);
     }
 }

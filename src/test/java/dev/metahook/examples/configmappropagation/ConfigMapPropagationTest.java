@@ -151,11 +151,11 @@ class ConfigMapPropagationTest {
     }
 
     private static ObjectNode controller() {
-        return Cluster.manifest("src/test/resources/examples/configmappropagation/controller.yaml");
+        return Cluster.manifest("examples/configmappropagation/controller.yaml");
     }
 
     private static ObjectNode parent() {
-        ObjectNode parent = Cluster.manifest("src/test/resources/examples/configmappropagation/parent.yaml");
+        ObjectNode parent = Cluster.manifest("examples/configmappropagation/configmappropagation.yaml");
         parent.with("metadata").put("uid", UID).put("generation", 1).put("resourceVersion", "1000")
                 .put("creationTimestamp", "2026-11-29T10:00:00Z");
         return parent;
