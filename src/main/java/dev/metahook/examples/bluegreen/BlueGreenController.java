@@ -85,9 +85,10 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         return set.getStatus() != null && Integer.valueOf(replicas).equals(set.getStatus().getAvailableReplicas());
     }
 
+    /** Asked for no replicas and running none (a count the status leaves out is zero, as the API server means it). */
     private static boolean scaledDown(ReplicaSet set) {
         return Integer.valueOf(0).equals(set.getSpec().getReplicas())
-                && set.getStatus() != null && Integer.valueOf(0).equals(set.getStatus().getReplicas());
+                && set.getStatus() != null && (set.getStatus().getReplicas() == null || set.getStatus().getReplicas() == 0);
     }
 
     private static String other(String color) {
