@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.sim.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
+import dev.metahook.sim.DecoratorChecker;
+import dev.metahook.sim.HookClient;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
@@ -11,24 +13,28 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code check}: drives a hook through a parent's life under the simulator and prints every breach of
- * Metacontroller's contract, one line each. Exit code 0 only when there is none.
+ * {@code check}: drives a hook through a parent's life (or a decorator's target's) under the simulator
+ * and prints every breach of Metacontroller's contract, one line each. Exit code 0 only when there is
+ * none; a customize rule that no {@code --related} object matched is one.
  */
 final class CheckCommand {
-    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController yaml> --parent <parent yaml>"
-            + " [--updated-parent <parent yaml>] [--url <hook url>] [--passes <n>]";
+    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController or DecoratorController yaml>"
+            + " --parent <parent or target yaml> [--updated-parent <yaml>] [--related <objects yaml>] [--url <hook url>] [--passes <n>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "updated-parent", "url", "passes"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "updated-parent", "related", "url", "passes"), USAGE);
         ControllerSpec spec = RenderCommand.controller(arguments.required("controller", USAGE));
         ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
+        List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
-        Checker.Report report = new Checker(spec, Hooks.of(spec, arguments.optional("url"), env), Clock.systemUTC(), passes)
-                .check(parent, updated);
+        HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
+        Checker.Report report = spec.decorator()
+                ? new DecoratorChecker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related)
+                : new Checker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related);
         for (Breach breach : report.breaches()) {
             out.println("BREACH " + breach);
         }

@@ -38,6 +38,27 @@ final class ManifestFiles {
         return objects.get(0);
     }
 
+    /**
+     * The related objects of {@code --related} (none when the option is absent): every object in the
+     * file, each at most once, as {@code kubectl get -o yaml} lists them.
+     */
+    static List<ObjectNode> related(String file) {
+        if (file == null) {
+            return List.of();
+        }
+        List<ObjectNode> objects = all(file);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (ObjectNode object : objects) {
+            JsonNode metadata = object.path("metadata");
+            String id = object.path("kind").asText() + "." + object.path("apiVersion").asText() + " "
+                    + (metadata.hasNonNull("namespace") ? metadata.get("namespace").asText() + "/" : "") + metadata.path("name").asText();
+            if (!seen.add(id)) {
+                throw new UsageException(file + ": " + id + " appears twice");
+            }
+        }
+        return objects;
+    }
+
     /** Every object in the file: several documents, or a {@code List} with {@code items}. */
     static List<ObjectNode> all(String file) {
         Path path = Path.of(file);

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.flipkart.zjsonpatch.JsonDiff;
 import dev.metahook.sim.CompositeSimulator;
 import dev.metahook.sim.ControllerSpec;
+import dev.metahook.sim.DecoratorSimulator;
 import dev.metahook.sim.ObjectRef;
 import dev.metahook.sim.ObjectStore;
+import dev.metahook.sim.Simulator;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
 import java.io.PrintStream;
@@ -19,50 +21,72 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * {@code render}: what a hook answers for a parent (the desired children and the status) as YAML;
- * with the observed children, an RFC 6902 patch per child of what Metacontroller would change.
+ * {@code render}: what a hook answers for a parent (the desired children and the status) or for a
+ * decorator's target (labels, annotations, status, attachments) as YAML; with the observed children
+ * or attachments, an RFC 6902 patch per object of what Metacontroller would change, the target's
+ * included. With related objects, customize selects among them and the output lists what was sent.
  */
 final class RenderCommand {
-    static final String USAGE = "usage: java -jar metahook.jar render --controller <CompositeController yaml> --parent <parent yaml>"
-            + " [--observed <children yaml>] [--url <hook url>]";
+    static final String USAGE = "usage: java -jar metahook.jar render --controller <CompositeController or DecoratorController yaml>"
+            + " --parent <parent or target yaml> [--observed <children or attachments yaml>] [--related <objects yaml>] [--url <hook url>]";
 
     private RenderCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "observed", "url"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "observed", "related", "url"), USAGE);
         ControllerSpec spec = controller(arguments.required("controller", USAGE));
         ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
-        List<ObjectNode> observed = arguments.optional("observed") == null ? List.of() : ManifestFiles.all(arguments.optional("observed"));
+        String observedFile = arguments.optional("observed");
+        List<ObjectNode> observed = observedFile == null ? List.of() : ManifestFiles.all(observedFile);
         ObjectStore store = new ObjectStore(Clock.systemUTC());
-        CompositeSimulator simulator = new CompositeSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), env));
+        ManifestFiles.related(arguments.optional("related")).forEach(store::create);
+        Simulator simulator = spec.decorator() ? new DecoratorSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), env))
+                : new CompositeSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), env));
         ObjectNode stored = store.create(withIdentity(parent, observed));
-        observed.forEach(child -> store.create(owned(child, stored, spec.generateSelector())));
+        observed.forEach(child -> store.create(owned(child, stored, spec)));
         CompositeSimulator.HookCall call = simulator.call(stored);
         if (!call.succeeded()) {
             err.println("metahook render: the " + call.hook() + " hook did not answer with a usable 200: " + failure(call));
             return 1;
         }
         ObjectNode output = (ObjectNode) Json.parse(CanonicalJson.bytes(call.response()));
-        if (arguments.optional("observed") != null) {
-            output.set("diff", diff(simulator.observed(stored), simulator.desiredChildren(stored, call.response().path("children"))));
+        if (spec.hooks().containsKey("customize")) {
+            output.set("related", sent(call.request().path("related")));
+        }
+        if (observedFile != null) {
+            output.set("diff", simulator instanceof DecoratorSimulator decorator ? decoratorDiff(decorator, stored, call.response())
+                    : diff(((CompositeSimulator) simulator).observed(stored),
+                    ((CompositeSimulator) simulator).desiredChildren(stored, call.response().path("children"))));
         }
         out.print(ManifestFiles.yaml(output));
         return 0;
     }
 
     static ControllerSpec controller(String file) {
-        ControllerSpec spec;
         try {
-            spec = ControllerSpec.read(ManifestFiles.one(file));
+            return ControllerSpec.read(ManifestFiles.one(file));
         } catch (IllegalArgumentException e) {
             throw new UsageException(file + ": " + e.getMessage());
         }
-        if (spec.decorator()) {
-            throw new UsageException(file + ": render and check take a CompositeController;"
-                    + " a DecoratorController is simulated through the Java API (DecoratorSimulator)");
-        }
-        return spec;
+    }
+
+    /** The related objects a request carried, as group key to object keys. */
+    private static ObjectNode sent(JsonNode related) {
+        ObjectNode out = Json.object();
+        related.fields().forEachRemaining(group -> {
+            var keys = out.putArray(group.getKey());
+            group.getValue().fieldNames().forEachRemaining(keys::add);
+        });
+        return out;
+    }
+
+    /** The target's patch (labels, annotations, status as Metacontroller merges them), then one per attachment. */
+    private static ObjectNode decoratorDiff(DecoratorSimulator simulator, ObjectNode target, JsonNode response) {
+        ObjectNode out = Json.object();
+        out.set(key(ObjectRef.of(target)), JsonDiff.asJson(target, DecoratorSimulator.decorated(target, response)));
+        out.setAll(diff(simulator.attachments(target), simulator.desiredAttachments(target, response.path("attachments"))));
+        return out;
     }
 
     /**
@@ -85,9 +109,17 @@ final class RenderCommand {
         return copy;
     }
 
-    private static ObjectNode owned(ObjectNode child, ObjectNode parent, boolean generateSelector) {
+    /**
+     * An observed child as Metacontroller finds it: in the parent's namespace, owned by it, with the
+     * controller-uid label under generateSelector; an attachment also annotated with the decorator's name.
+     */
+    private static ObjectNode owned(ObjectNode child, ObjectNode parent, ControllerSpec spec) {
+        boolean generateSelector = spec.generateSelector();
         ObjectNode copy = child.deepCopy();
         ObjectNode metadata = copy.with("metadata");
+        if (spec.decorator() && !metadata.path("annotations").has(DecoratorSimulator.DECORATOR_ANNOTATION)) {
+            metadata.with("annotations").put(DecoratorSimulator.DECORATOR_ANNOTATION, spec.name());
+        }
         String namespace = parent.path("metadata").path("namespace").asText("");
         if (!metadata.hasNonNull("namespace") && !namespace.isEmpty()) {
             metadata.put("namespace", namespace);
@@ -116,8 +148,12 @@ final class RenderCommand {
         }
         before.keySet().forEach(ref -> patches.put(ref, Json.mapper().createArrayNode().add(Json.object().put("op", "remove").put("path", ""))));
         ObjectNode out = Json.object();
-        patches.forEach((ref, patch) -> out.set(ref.kind() + "." + ref.apiVersion() + " " + (ref.namespace().isEmpty() ? "" : ref.namespace() + "/") + ref.name(), patch));
+        patches.forEach((ref, patch) -> out.set(key(ref), patch));
         return out;
+    }
+
+    private static String key(ObjectRef ref) {
+        return ref.kind() + "." + ref.apiVersion() + " " + (ref.namespace().isEmpty() ? "" : ref.namespace() + "/") + ref.name();
     }
 
     static String failure(CompositeSimulator.HookCall call) {

@@ -44,15 +44,25 @@ public final class Checker {
 
     /** Runs the lifecycle; {@code updatedParent} is the spec change, or null to skip that step. */
     public Report check(JsonNode parent, JsonNode updatedParent) {
+        return check(parent, updatedParent, List.of());
+    }
+
+    /** Runs the lifecycle with {@code related} objects in the cluster from the start, for customize to select. */
+    public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock);
+        related.forEach(simulation.store()::create);
         ObjectRef ref = simulation.create(parent);
         Simulation.Run created = converge(simulation, ref, false, "create");
         if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
             breaches.add(new Breach("no-progress", "no sync call succeeded, so the rest of the lifecycle was not checked"));
-            return new Report(List.copyOf(breaches), calls);
+            return report(simulation);
         }
         converge(simulation, ref, true, "converge");
         repeat(simulation, ref);
+        RelatedChecks.change(simulation, step -> {
+            desiredByGeneration.clear();
+            return converge(simulation, ref, true, step);
+        }).ifPresent(breaches::add);
         if (updatedParent != null) {
             simulation.edit(updatedParent);
             converge(simulation, ref, true, "spec change");
@@ -63,7 +73,15 @@ public final class Checker {
             breaches.add(new Breach("never-finalized", "the parent is still there after " + deletion.passes().size()
                     + " finalize calls" + lastStatus(simulation, ref)));
         }
-        return new Report(List.copyOf(breaches), calls);
+        return report(simulation);
+    }
+
+    /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
+    private Report report(Simulation simulation) {
+        if (spec.hooks().containsKey("customize")) {
+            breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
+        }
+        return new Report(List.copyOf(breaches), calls + RelatedChecks.answeredCalls(simulation.simulator().customize()));
     }
 
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
@@ -98,7 +116,7 @@ public final class Checker {
      * deletes nothing by its absence.
      */
     private void omitted(CompositeSimulator.HookCall call, JsonNode parent) {
-        if (call.response() == null || call.request().path("finalizing").asBoolean(false)) {
+        if (call.response() == null || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
             return;
         }
         long generation = parent.path("metadata").path("generation").asLong();
@@ -136,7 +154,7 @@ public final class Checker {
         }
     }
 
-    private static byte[] writeAsIs(JsonNode tree) {
+    static byte[] writeAsIs(JsonNode tree) {
         try {
             return Json.mapper().writeValueAsBytes(tree);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -182,7 +200,7 @@ public final class Checker {
         return (pointer.isEmpty() ? "/" : pointer) + " (" + shorten(a) + " vs " + shorten(b) + ")";
     }
 
-    private static String changeOf(Simulation.Run run) {
+    static String changeOf(Simulation.Run run) {
         List<CompositeSimulator.Pass> passes = run.passes();
         if (passes.size() < 2 || passes.get(passes.size() - 1).call() == null || passes.get(passes.size() - 2).call() == null) {
             return "";

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CompositeRequest;
-import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.HookVersion;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.LabelSelectors;
@@ -23,23 +22,31 @@ import java.util.TreeMap;
  * observed children, customize, the hook call, then the answer applied in Metacontroller's order
  * (resync, finalizer removal, selector check, children, status). A failed call changes nothing.
  */
-public final class CompositeSimulator {
+public final class CompositeSimulator implements Simulator {
 
     private final ControllerSpec spec;
     private final Cluster store;
     private final HookClient hooks;
     private final ResourceKinds kinds = new ResourceKinds();
     private final Apply apply;
+    private final Customize customize;
 
     public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         this.spec = spec;
         this.store = store;
         this.hooks = hooks;
         this.apply = new Apply(store, spec);
+        this.customize = new Customize(spec, store, hooks, kinds);
     }
 
+    @Override
     public ControllerSpec spec() {
         return spec;
+    }
+
+    @Override
+    public Customize customize() {
+        return customize;
     }
 
     /** How one pass ended. */
@@ -50,6 +57,26 @@ public final class CompositeSimulator {
         public boolean succeeded() {
             return reply.status() == 200 && response != null && problems.isEmpty();
         }
+
+        /** Calls a hook of the controller and reads the answer as Metacontroller's decoder would for that hook. */
+        static HookCall send(HookClient hooks, ControllerSpec spec, String hook, ObjectNode request) {
+            HookClient.Reply reply = hooks.call(hook, CanonicalJson.bytes(request));
+            if (reply.status() != 200) {
+                return new HookCall(hook, request, reply, null, List.of());
+            }
+            JsonNode response;
+            try {
+                response = Json.parse(reply.body());
+            } catch (RuntimeException e) {
+                return new HookCall(hook, request, reply, null, List.of("the response is not JSON: " + e.getMessage()));
+            }
+            boolean strict = spec.hooks().get(hook).strict();
+            List<String> problems = switch (hook) {
+                case "customize" -> ResponseCheck.customize(response, strict);
+                default -> spec.decorator() ? ResponseCheck.decorator(response, strict) : ResponseCheck.composite(response, strict);
+            };
+            return new HookCall(hook, request, reply, response, problems);
+        }
     }
 
     /** One pass: how it ended, the call it made, and what the answer asked for. */
@@ -57,6 +84,7 @@ public final class CompositeSimulator {
     }
 
     /** One sync pass for the parent, as Metacontroller runs it after any event. */
+    @Override
     public Pass sync(ObjectRef parentRef) {
         Optional<ObjectNode> found = store.get(parentRef);
         if (found.isEmpty()) {
@@ -73,20 +101,22 @@ public final class CompositeSimulator {
         return apply(parentRef, parent, call);
     }
 
-    /** Builds the request Metacontroller would send for the parent as it is now, and calls the hook. */
+    /**
+     * Builds the request Metacontroller would send for the parent as it is now, and calls the hook;
+     * customize first, when the controller has one: its failed call (or refused rule) is the answer then.
+     */
+    @Override
     public HookCall call(ObjectNode parent) {
         boolean finalizing = spec.hasFinalize() && parent.path("metadata").hasNonNull("deletionTimestamp");
         String hook = finalizing ? "finalize" : "sync";
-        ObjectNode request = request(parent, finalizing);
-        return send(hook, request, spec.hooks().get(hook).strict());
-    }
-
-    /** The sync or finalize request body for the parent and its observed children. */
-    public ObjectNode request(ObjectNode parent, boolean finalizing) {
-        HookVersion version = spec.hooks().get(finalizing ? "finalize" : "sync").version();
+        HookVersion version = spec.hooks().get(hook).version();
+        Customize.Result related = customize.related(parent, version);
+        if (related.failed()) {
+            return related.call();
+        }
         boolean namespaced = parent.path("metadata").hasNonNull("namespace");
         ObjectMap children = ObjectMap.of(observed(parent), kinds.declaredGroups(spec), version, namespaced);
-        return new CompositeRequest(spec.manifest(), parent, children, related(parent, version, namespaced), finalizing).toJson();
+        return HookCall.send(hooks, spec, hook, new CompositeRequest(spec.manifest(), parent, children, related.related(), finalizing).toJson());
     }
 
     /** The children Metacontroller observes: owned by the parent, of a declared type, matching its selector. */
@@ -173,68 +203,6 @@ public final class CompositeSimulator {
         store.setStatus(parentRef, written);
     }
 
-    private HookCall send(String hook, ObjectNode request, boolean strict) {
-        HookClient.Reply reply = hooks.call(hook, CanonicalJson.bytes(request));
-        if (reply.status() != 200) {
-            return new HookCall(hook, request, reply, null, List.of());
-        }
-        JsonNode response;
-        try {
-            response = Json.parse(reply.body());
-        } catch (RuntimeException e) {
-            return new HookCall(hook, request, reply, null, List.of("the response is not JSON: " + e.getMessage()));
-        }
-        List<String> problems = switch (hook) {
-            case "customize" -> ResponseCheck.customize(response, strict);
-            default -> ResponseCheck.composite(response, strict);
-        };
-        return new HookCall(hook, request, reply, response, problems);
-    }
-
-    private ObjectMap related(ObjectNode parent, HookVersion version, boolean namespaced) {
-        if (!spec.hooks().containsKey("customize")) {
-            return ObjectMap.empty();
-        }
-        ObjectNode request = Json.object();
-        request.set("controller", spec.manifest());
-        request.set("parent", parent);
-        HookCall call = send("customize", request, spec.hooks().get("customize").strict());
-        if (!call.succeeded()) {
-            return ObjectMap.empty();
-        }
-        List<ObjectNode> related = new ArrayList<>();
-        List<GroupKey> groups = new ArrayList<>();
-        for (JsonNode rule : call.response().path("relatedResources")) {
-            String kind = kinds.kind(rule.path("apiVersion").asText(), rule.path("resource").asText());
-            if (kind != null) {
-                groups.add(new GroupKey(kind, rule.path("apiVersion").asText()));
-                store.all().stream().filter(object -> selects(rule, kind, parent, object)).forEach(related::add);
-            }
-        }
-        return ObjectMap.of(related, groups, version, namespaced);
-    }
-
-    private static boolean selects(JsonNode rule, String kind, JsonNode parent, JsonNode object) {
-        if (!kind.equals(object.path("kind").asText()) || !rule.path("apiVersion").asText().equals(object.path("apiVersion").asText())) {
-            return false;
-        }
-        String namespace = rule.path("namespace").asText(parent.path("metadata").path("namespace").asText(""));
-        if (!namespace.isEmpty() && !namespace.equals(object.path("metadata").path("namespace").asText(""))) {
-            return false;
-        }
-        JsonNode names = rule.path("names");
-        if (names.size() > 0) {
-            for (JsonNode name : names) {
-                if (name.asText().equals(object.path("metadata").path("name").asText())) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        return LabelSelectors.matches(rule.path("labelSelector"), object.path("metadata").path("labels"));
-    }
-
-
     private boolean declared(JsonNode child) {
         String apiVersion = child.path("apiVersion").asText();
         return spec.childResources().stream().anyMatch(c -> c.apiVersion().equals(apiVersion)
@@ -260,7 +228,7 @@ public final class CompositeSimulator {
 
 
 
-    private static String failure(HookCall call) {
+    static String failure(HookCall call) {
         if (call.reply().error() != null) {
             return call.reply().error();
         }

@@ -2,29 +2,28 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.DecoratorRequest;
 import dev.metahook.wire.HookVersion;
-import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
-import dev.metahook.wire.ResponseCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Metacontroller's pass for a DecoratorController target: its attachments (owned by the target and
- * annotated with the decorator's name), the hook call, then labels and annotations merged into the
- * target (a null deletes), its status replaced only when the answer has one, attachments applied.
+ * Metacontroller's pass for a DecoratorController target: its finalizer, its attachments (owned by the
+ * target and annotated with the decorator's name), customize and the related objects, the hook call,
+ * then labels and annotations merged into the target (a null deletes), its status replaced only when
+ * the answer has one (no observedGeneration added), attachments applied. A failed call changes nothing.
  */
-public final class DecoratorSimulator {
-    static final String DECORATOR_ANNOTATION = "metacontroller.k8s.io/decorator-controller";
+public final class DecoratorSimulator implements Simulator {
+    public static final String DECORATOR_ANNOTATION = "metacontroller.k8s.io/decorator-controller";
 
     private final ControllerSpec spec;
     private final Cluster store;
     private final HookClient hooks;
     private final ResourceKinds kinds = new ResourceKinds();
     private final Apply apply;
+    private final Customize customize;
 
     public DecoratorSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         if (!spec.decorator()) {
@@ -34,71 +33,56 @@ public final class DecoratorSimulator {
         this.store = store;
         this.hooks = hooks;
         this.apply = new Apply(store, spec);
+        this.customize = new Customize(spec, store, hooks, kinds);
+    }
+
+    @Override
+    public ControllerSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public Customize customize() {
+        return customize;
     }
 
     /** One pass for the target; a failed call changes nothing. */
+    @Override
     public CompositeSimulator.Pass sync(ObjectRef targetRef) {
         Optional<ObjectNode> found = store.get(targetRef);
         if (found.isEmpty()) {
             return new CompositeSimulator.Pass(CompositeSimulator.Outcome.PARENT_GONE, null, null, null, false, null);
         }
-        ObjectNode target = found.get();
-        boolean deleting = target.path("metadata").hasNonNull("deletionTimestamp");
-        if (spec.hasFinalize() && !deleting) {
-            store.addFinalizer(targetRef, spec.finalizer());
-            target = store.get(targetRef).orElseThrow();
-        }
-        boolean finalizing = spec.hasFinalize() && deleting;
-        String hook = finalizing ? "finalize" : "sync";
-        HookVersion version = spec.hooks().get(hook).version();
-        List<ObjectNode> attachments = attachments(target);
-        ObjectNode request = new DecoratorRequest(spec.manifest(), target,
-                ObjectMap.of(attachments, kinds.declaredGroups(spec), version, target.path("metadata").hasNonNull("namespace")),
-                ObjectMap.empty(), finalizing).toJson();
-        HookClient.Reply reply = hooks.call(hook, CanonicalJson.bytes(request));
-        CompositeSimulator.HookCall call = call(hook, request, reply);
-        if (reply.status() == 429) {
+        ObjectNode target = syncFinalizer(targetRef, found.get());
+        CompositeSimulator.HookCall call = call(target);
+        if (call.reply().status() == 429) {
             return new CompositeSimulator.Pass(CompositeSimulator.Outcome.RETRY_LATER, call,
-                    CompositeSimulator.retryAfter(reply.header("Retry-After")), null, false, null);
+                    CompositeSimulator.retryAfter(call.reply().header("Retry-After")), null, false, null);
         }
         if (!call.succeeded()) {
-            return new CompositeSimulator.Pass(CompositeSimulator.Outcome.FAILED, call, null, null, false, "the hook failed");
+            return new CompositeSimulator.Pass(CompositeSimulator.Outcome.FAILED, call, null, null, false, CompositeSimulator.failure(call));
         }
-        return applyAnswer(targetRef, target, attachments, call);
+        return applyAnswer(targetRef, target, call);
     }
 
-    private CompositeSimulator.Pass applyAnswer(ObjectRef targetRef, ObjectNode target, List<ObjectNode> attachments,
-                                                CompositeSimulator.HookCall call) {
-        JsonNode response = call.response();
-        boolean finalized = response.path("finalized").asBoolean(false);
-        ObjectNode updated = target.deepCopy();
-        mergeMap(updated.with("metadata"), "labels", response.path("labels"));
-        mergeMap(updated.with("metadata"), "annotations", response.path("annotations"));
-        store.update(updated);
-        if (response.hasNonNull("status")) {
-            store.setStatus(targetRef, response.get("status"));
+    /** Customize, then the sync or finalize request for the target as it is now, sent; nothing is applied. */
+    @Override
+    public CompositeSimulator.HookCall call(ObjectNode target) {
+        boolean finalizing = spec.hasFinalize() && target.path("metadata").hasNonNull("deletionTimestamp");
+        String hook = finalizing ? "finalize" : "sync";
+        HookVersion version = spec.hooks().get(hook).version();
+        Customize.Result related = customize.related(target, version);
+        if (related.failed()) {
+            return related.call();
         }
-        if (finalized) {
-            store.removeFinalizer(targetRef, spec.finalizer());
-        }
-        List<ObjectNode> desired = new ArrayList<>();
-        String namespace = target.path("metadata").path("namespace").asText("");
-        for (JsonNode attachment : response.path("attachments")) {
-            ObjectNode copy = attachment.deepCopy();
-            kinds.learn(copy);
-            if (!copy.with("metadata").hasNonNull("namespace") && !namespace.isEmpty()) {
-                copy.with("metadata").put("namespace", namespace);
-            }
-            copy.with("metadata").with("annotations").put(DECORATOR_ANNOTATION, spec.name());
-            desired.add(copy);
-        }
-        if (store.get(targetRef).isPresent()) {
-            apply.manage(target, attachments, desired);
-        }
-        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null);
+        ObjectMap attachments = ObjectMap.of(attachments(target), kinds.declaredGroups(spec), version,
+                target.path("metadata").hasNonNull("namespace"));
+        return CompositeSimulator.HookCall.send(hooks, spec, hook,
+                new DecoratorRequest(spec.manifest(), target, attachments, related.related(), finalizing).toJson());
     }
 
-    private List<ObjectNode> attachments(ObjectNode target) {
+    /** The attachments Metacontroller sees: owned by the target, of a declared type, annotated with this decorator's name. */
+    public List<ObjectNode> attachments(ObjectNode target) {
         List<ObjectNode> attachments = new ArrayList<>();
         for (ObjectNode child : store.ownedBy(target.path("metadata").path("uid").asText())) {
             kinds.learn(child);
@@ -113,18 +97,63 @@ public final class DecoratorSimulator {
         return attachments;
     }
 
+    /** The attachments of an answer as Metacontroller applies them: the target's namespace, the decorator annotation. */
+    public List<ObjectNode> desiredAttachments(ObjectNode target, JsonNode answered) {
+        List<ObjectNode> desired = new ArrayList<>();
+        String namespace = target.path("metadata").path("namespace").asText("");
+        for (JsonNode attachment : answered) {
+            ObjectNode copy = attachment.deepCopy();
+            kinds.learn(copy);
+            if (!copy.with("metadata").hasNonNull("namespace") && !namespace.isEmpty()) {
+                copy.with("metadata").put("namespace", namespace);
+            }
+            copy.with("metadata").with("annotations").put(DECORATOR_ANNOTATION, spec.name());
+            desired.add(copy);
+        }
+        return desired;
+    }
 
-    private CompositeSimulator.HookCall call(String hook, ObjectNode request, HookClient.Reply reply) {
-        if (reply.status() != 200) {
-            return new CompositeSimulator.HookCall(hook, request, reply, null, List.of());
+    /** The target as Metacontroller writes it for an answer: labels and annotations merged, status replaced when answered. */
+    public static ObjectNode decorated(ObjectNode target, JsonNode response) {
+        ObjectNode updated = target.deepCopy();
+        mergeMap(updated.with("metadata"), "labels", response.path("labels"));
+        mergeMap(updated.with("metadata"), "annotations", response.path("annotations"));
+        if (response.hasNonNull("status")) {
+            updated.set("status", response.get("status").deepCopy());
         }
-        try {
-            JsonNode response = Json.parse(reply.body());
-            return new CompositeSimulator.HookCall(hook, request, reply, response,
-                    ResponseCheck.decorator(response, spec.hooks().get(hook).strict()));
-        } catch (RuntimeException e) {
-            return new CompositeSimulator.HookCall(hook, request, reply, null, List.of("the response is not JSON: " + e.getMessage()));
+        return updated;
+    }
+
+    private ObjectNode syncFinalizer(ObjectRef targetRef, ObjectNode target) {
+        boolean deleting = target.path("metadata").hasNonNull("deletionTimestamp");
+        boolean has = false;
+        for (JsonNode finalizer : target.path("metadata").path("finalizers")) {
+            has |= finalizer.asText().equals(spec.finalizer());
         }
+        if (spec.hasFinalize() && !deleting && !has) {
+            store.addFinalizer(targetRef, spec.finalizer());
+        } else if (!spec.hasFinalize() && has) {
+            store.removeFinalizer(targetRef, spec.finalizer());
+        }
+        return store.get(targetRef).orElse(target);
+    }
+
+    private CompositeSimulator.Pass applyAnswer(ObjectRef targetRef, ObjectNode target, CompositeSimulator.HookCall call) {
+        JsonNode response = call.response();
+        boolean finalized = response.path("finalized").asBoolean(false);
+        ObjectNode updated = decorated(target, response);
+        updated.remove("status");
+        store.update(updated);
+        if (response.hasNonNull("status")) {
+            store.setStatus(targetRef, response.get("status"));
+        }
+        if (finalized) {
+            store.removeFinalizer(targetRef, spec.finalizer());
+        }
+        if (store.get(targetRef).isPresent()) {
+            apply.manage(target, attachments(target), desiredAttachments(target, response.path("attachments")));
+        }
+        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null);
     }
 
     /** Labels or annotations merged key by key; a null value deletes the key. */

@@ -4,22 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.wire.GroupKey;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Which kind a declared resource holds ({@code deployments} holds {@code Deployment}), as API
  * discovery would say: the built-in kinds are known, others are learned from the objects seen.
  */
 final class ResourceKinds {
-    private static final Map<String, String> BUILT_IN = Map.ofEntries(
-            Map.entry("pods", "Pod"), Map.entry("services", "Service"), Map.entry("secrets", "Secret"),
-            Map.entry("configmaps", "ConfigMap"), Map.entry("persistentvolumeclaims", "PersistentVolumeClaim"),
-            Map.entry("serviceaccounts", "ServiceAccount"), Map.entry("namespaces", "Namespace"), Map.entry("endpoints", "Endpoints"),
-            Map.entry("deployments", "Deployment"), Map.entry("statefulsets", "StatefulSet"), Map.entry("daemonsets", "DaemonSet"),
-            Map.entry("replicasets", "ReplicaSet"), Map.entry("jobs", "Job"), Map.entry("cronjobs", "CronJob"),
-            Map.entry("ingresses", "Ingress"), Map.entry("networkpolicies", "NetworkPolicy"),
-            Map.entry("poddisruptionbudgets", "PodDisruptionBudget"), Map.entry("roles", "Role"), Map.entry("rolebindings", "RoleBinding"),
-            Map.entry("clusterroles", "ClusterRole"), Map.entry("clusterrolebindings", "ClusterRoleBinding"),
-            Map.entry("horizontalpodautoscalers", "HorizontalPodAutoscaler"));
+    /** The built-in kinds, by resource name: the model's plural of each. */
+    private static final Map<String, String> BUILT_IN = Stream.of("Pod", "Service", "Secret", "ConfigMap", "PersistentVolumeClaim",
+                    "ServiceAccount", "Namespace", "Endpoints", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob",
+                    "Ingress", "NetworkPolicy", "PodDisruptionBudget", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding",
+                    "HorizontalPodAutoscaler")
+            .collect(Collectors.toUnmodifiableMap(GroupKey::guessResource, kind -> kind));
 
     private final Map<String, String> learned = new HashMap<>();
 
@@ -41,7 +39,7 @@ final class ResourceKinds {
         return groups;
     }
 
-    /** Remembers the kind of an object whose plural, guessed the way Kubernetes guesses, is the resource. */
+    /** Remembers the kind of an object as the resource its kind's plural names. */
     void learn(JsonNode object) {
         String kind = object.path("kind").asText();
         if (!kind.isEmpty()) {
@@ -50,9 +48,8 @@ final class ResourceKinds {
     }
 
 
-    /** The plural of a kind as the built-in table or the guess says. */
+    /** The resource name of a kind: its plural as the Kubernetes model spells it. */
     static String resourceOf(String kind) {
-        return BUILT_IN.entrySet().stream().filter(e -> e.getValue().equals(kind)).map(Map.Entry::getKey).findFirst()
-                .orElse(GroupKey.guessResource(kind));
+        return GroupKey.guessResource(kind);
     }
 }

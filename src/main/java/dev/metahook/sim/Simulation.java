@@ -7,12 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A small cluster for one controller: the store, the simulator, and the loop that syncs a parent
- * until nothing changes any more, the way events keep Metacontroller syncing after each write.
+ * A small cluster for one controller: the store, the simulator (of a CompositeController or a
+ * DecoratorController, as the spec says), and the loop that syncs a parent (or target) until nothing
+ * changes any more, the way events keep Metacontroller syncing after each write.
  */
 public final class Simulation {
     private final Cluster store;
-    private final CompositeSimulator simulator;
+    private final Simulator simulator;
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
 
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
@@ -22,14 +23,14 @@ public final class Simulation {
     /** A simulation against any cluster, a real API server included. */
     public Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster) {
         this.store = cluster;
-        this.simulator = new CompositeSimulator(spec, store, hooks);
+        this.simulator = spec.decorator() ? new DecoratorSimulator(spec, store, hooks) : new CompositeSimulator(spec, store, hooks);
     }
 
     public Cluster store() {
         return store;
     }
 
-    public CompositeSimulator simulator() {
+    public Simulator simulator() {
         return simulator;
     }
 

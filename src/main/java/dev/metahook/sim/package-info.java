@@ -1,7 +1,8 @@
 /**
- * A simulator of Metacontroller's side of the hook contract: an in-memory object store and the sync
- * pass Metacontroller runs for a CompositeController (build the request, call the hook, apply the
- * answer with its three-way merge, update strategies, deletions, finalizer and status). No HTTP
- * server here; a hook is called over HTTP at any URL or in-process.
+ * A simulator of Metacontroller's side of the hook contract: an in-memory object store and the pass
+ * Metacontroller runs for a CompositeController's parent or a DecoratorController's target (customize
+ * and the related objects it selects, build the request, call the hook, apply the answer with its
+ * three-way merge, update strategies, deletions, finalizer and status), and the checkers that drive a
+ * hook through a whole life. No HTTP server here; a hook is called over HTTP at any URL or in-process.
  */
 package dev.metahook.sim;

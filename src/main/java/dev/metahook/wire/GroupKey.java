@@ -1,5 +1,8 @@
 package dev.metahook.wire;
 
+import io.fabric8.kubernetes.api.Pluralize;
+import java.util.Locale;
+
 /**
  * The key of one group in an object map: {@code <Kind>.<apiVersion>}, e.g. {@code Deployment.apps/v1}
  * or {@code Service.v1}. A kind never contains a dot, so the key splits at the first one.
@@ -28,15 +31,14 @@ public record GroupKey(String kind, String apiVersion) implements Comparable<Gro
     }
 
     /**
-     * The resource name Kubernetes guesses for a kind (lower case; {@code s} gets {@code es}, {@code y}
-     * becomes {@code ies}, else {@code s}): the declared resource when a CRD keeps the default.
+     * The resource name of a kind, pluralized the way the Kubernetes model does it (fabric8's
+     * {@link Pluralize}, which knows the irregular and uncountable kinds: {@code Endpoints} stays
+     * {@code endpoints}, {@code Gateway} is {@code gateways}, {@code NetworkPolicy} is
+     * {@code networkpolicies}): the declared resource of every built-in kind and of a CRD that keeps the
+     * default plural. Only API discovery knows a CRD's chosen plural, so this is still a guess for those.
      */
     public static String guessResource(String kind) {
-        String singular = kind.toLowerCase(java.util.Locale.ROOT);
-        if (singular.endsWith("s")) {
-            return singular + "es";
-        }
-        return singular.endsWith("y") ? singular.substring(0, singular.length() - 1) + "ies" : singular + "s";
+        return Pluralize.toPlural(kind.toLowerCase(Locale.ROOT));
     }
 
     @Override

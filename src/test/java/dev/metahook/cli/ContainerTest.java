@@ -60,7 +60,8 @@ class ContainerTest {
         assertEquals(2, from.size(), from.toString());
         assertTrue(from.get(0).startsWith("maven:") && from.get(0).endsWith(" AS build"), from.get(0));
         assertTrue(from.get(1).startsWith("eclipse-temurin:17") && from.get(1).contains("jre"), from.get(1));
-        assertTrue(Files.readString(Path.of("pom.xml")).contains("<finalName>metahook</finalName>"));
+        assertTrue(Files.readString(Path.of("pom.xml")).contains("<outputFile>${project.build.directory}/metahook.jar</outputFile>"),
+                "the shaded service jar is target/metahook.jar");
         assertTrue(all("COPY").contains("--from=build /src/target/metahook.jar /opt/metahook/metahook.jar"), all("COPY").toString());
         assertTrue(all("LABEL").get(0).contains("org.opencontainers.image.title=\"metahook\""));
     }

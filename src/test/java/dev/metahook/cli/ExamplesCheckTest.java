@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code check --url} is clean on every composite example, spec change included, served as METAHOOK_EXAMPLES=true serves them. */
+/** {@code check --url} is clean on every example, spec change included, served as METAHOOK_EXAMPLES=true serves them. */
 class ExamplesCheckTest {
     private static TestServer server;
 
@@ -50,22 +50,54 @@ class ExamplesCheckTest {
     }
 
     @Test
-    void configMapPropagationIsClean() throws Exception {
-        assertClean("configmappropagation", "configmappropagation.yaml", "settings: wanted", "settings: chosen");
+    void configMapPropagationIsCleanWithItsRelatedObjects() throws Exception {
+        assertClean("configmappropagation", "configmappropagation.yaml", "settings: wanted", "kubernetes.io/metadata.name: three",
+                "--related", "examples/configmappropagation/related.yaml");
     }
 
-    private void assertClean(String example, String parent, String from, String to) throws Exception {
+    @Test
+    void servicePerPodIsCleanThroughAScaleDown() throws Exception {
+        assertClean("service-per-pod", "my-statefulset.yaml", "replicas: 3", "replicas: 2");
+    }
+
+    @Test
+    void podNameLabelIsCleanOnAPodOfTheStatefulSet() throws Exception {
+        Path pod = dir.resolve("pod.yaml");
+        Files.writeString(pod, """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: nginx-0
+                  namespace: default
+                  labels: {app: nginx}
+                  annotations: {pod-name-label: pod-name}
+                spec:
+                  containers:
+                  - {name: nginx, image: nginxinc/nginx-unprivileged:1.27-alpine}
+                """);
+        String output = run(List.of("--controller", "examples/service-per-pod/pod-name-label-controller.yaml",
+                "--parent", pod.toString(), "--url", server.url("")));
+        assertTrue(output.startsWith("check: clean ("), output);
+    }
+
+    private void assertClean(String example, String parent, String from, String to, String... more) throws Exception {
         Path original = Path.of("examples", example, parent);
         String text = Files.readString(original);
         assertTrue(text.contains(from), from);
         Path updated = dir.resolve(parent);
         Files.writeString(updated, text.replace(from, to));
+        List<String> args = new java.util.ArrayList<>(List.of("--controller", "examples/" + example + "/controller.yaml",
+                "--parent", original.toString(), "--updated-parent", updated.toString(), "--url", server.url("")));
+        args.addAll(List.of(more));
+        String output = run(args);
+        assertTrue(output.startsWith("check: clean ("), output);
+    }
+
+    private static String run(List<String> args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit = Main.exitCode(() -> CheckCommand.run(List.of("--controller", "examples/" + example + "/controller.yaml",
-                "--parent", original.toString(), "--updated-parent", updated.toString(), "--url", server.url("")),
-                Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8)));
+        int exit = Main.exitCode(() -> CheckCommand.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8)));
         String output = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, output);
-        assertTrue(output.startsWith("check: clean ("), output);
+        return output;
     }
 }

@@ -25,10 +25,15 @@ final class ReferenceServer {
     }
 
     static TestServer start() {
-        return TestServer.start(Controllers.builder()
+        return TestServer.start(controllers());
+    }
+
+    /** Both reference controllers, as the service registers them. */
+    static Controllers controllers() {
+        return Controllers.builder()
                 .composite("webapp", WebApp.class, new WebAppController())
                 .composite("database", Database.class, new DatabaseController(KEY))
-                .build());
+                .build();
     }
 
     /** POSTs the request and returns the 200 answer as a tree. */

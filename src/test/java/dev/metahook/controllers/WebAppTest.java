@@ -1,52 +1,80 @@
 package dev.metahook.controllers;
 
-import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
 import static dev.metahook.testing.Cluster.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.testing.Cluster;
+import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.testing.TestServer;
+import dev.metahook.testkit.Answer;
+import dev.metahook.testkit.HookTester;
+import dev.metahook.testkit.Manifests;
+import dev.metahook.wire.Json;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceStatus;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** WebApp through HTTP: each row of its conditions table, its children, and what an invalid spec keeps. */
+/**
+ * WebApp through the test kit (the engine that serves it, requests as Metacontroller sends them):
+ * each row of its conditions table, its children, and what an invalid spec keeps.
+ */
 class WebAppTest {
     private static final String UID = ReferenceServer.WEBAPP_UID;
-    private static TestServer server;
+    private static final HookTester TESTER = HookTester.of(ReferenceServer.controllers(), "webapp",
+            Path.of("metacontroller/webapp-controller.yaml")).withClock(TestServer.CLOCK);
 
-    @BeforeAll
-    static void start() {
-        server = ReferenceServer.start();
+    private static WebApp webApp() {
+        WebApp webApp = Manifests.read(Path.of("examples/webapp.yaml"), WebApp.class);
+        webApp.getMetadata().setUid(UID);
+        return webApp;
     }
 
-    @AfterAll
-    static void stop() {
-        server.close();
+    /** The WebApp with one spec field set to any JSON value, the wrong type included. */
+    private static GenericKubernetesResource withSpec(HasMetadata webApp, String field, Object value) {
+        ObjectNode tree = (ObjectNode) Json.tree(webApp);
+        if (value == null) {
+            tree.remove("spec");
+        } else {
+            tree.with("spec").set(field, Json.tree(value));
+        }
+        return convert(tree, GenericKubernetesResource.class);
     }
 
-    private static ObjectNode webApp() {
-        return Cluster.parent("examples/webapp.yaml", UID, 1, null);
-    }
-
-    private static JsonNode sync(ObjectNode webApp, List<ObjectNode> observed) {
-        return call(server, "/webapp/sync", Cluster.request(Cluster.manifest("metacontroller/webapp-controller.yaml"), webApp, observed, false));
+    private static JsonNode sync(HasMetadata webApp, List<? extends HasMetadata> observed) {
+        Answer answer = TESTER.sync(webApp).observing(observed).call();
+        assertEquals(200, answer.code(), answer::toString);
+        return Json.parse(answer.body());
     }
 
     /** The children of a first sync, observed with the given Deployment status. */
-    private static List<ObjectNode> running(ObjectNode webApp, String deploymentStatus) {
-        JsonNode first = sync(webApp, List.of());
-        List<ObjectNode> observed = new ArrayList<>();
-        observed.add(Cluster.observe(child(first, "Deployment", "hello"), webApp, json(deploymentStatus)));
-        observed.add(Cluster.observe(child(first, "Service", "hello"), webApp, json("{'loadBalancer':{}}")));
-        return observed;
+    private static List<HasMetadata> running(HasMetadata webApp, String deploymentStatus) {
+        Answer first = TESTER.sync(webApp).call();
+        Deployment deployment = first.child(Deployment.class, "hello").orElseThrow();
+        deployment.setStatus(convert(json(deploymentStatus), DeploymentStatus.class));
+        Service service = first.child(Service.class, "hello").orElseThrow();
+        service.setStatus(convert(json("{'loadBalancer':{}}"), ServiceStatus.class));
+        return new ArrayList<>(List.of(deployment, service));
+    }
+
+    private static <T> T convert(JsonNode tree, Class<T> type) {
+        try {
+            return Json.convert(tree, type);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
@@ -70,7 +98,7 @@ class WebAppTest {
 
     @Test
     void saysRollingOutWhileReplicasAreMissing() {
-        ObjectNode webApp = webApp();
+        WebApp webApp = webApp();
         JsonNode response = sync(webApp, running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':1,'availableReplicas':1}"));
         assertEquals("Ready=False/RollingOut Reconciling=True/RollingOut Stalled=False/RollingOut", conditions(response));
@@ -80,7 +108,7 @@ class WebAppTest {
 
     @Test
     void saysAvailableWhenTheRolloutIsComplete() {
-        ObjectNode webApp = webApp();
+        WebApp webApp = webApp();
         JsonNode response = sync(webApp, running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':2,'availableReplicas':2}"));
         assertEquals("Ready=True/Available Reconciling=False/Available Stalled=False/Available", conditions(response));
@@ -91,27 +119,26 @@ class WebAppTest {
 
     @Test
     void saysRollingOutWhileTheDeploymentHasNotSeenItsNewGeneration() {
-        ObjectNode webApp = webApp();
-        List<ObjectNode> observed = running(webApp,
+        WebApp webApp = webApp();
+        List<HasMetadata> observed = running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':2,'availableReplicas':2}");
-        observed.get(0).with("metadata").put("generation", 2);
+        observed.get(0).getMetadata().setGeneration(2L);
         assertEquals("Ready=False/RollingOut Reconciling=True/RollingOut Stalled=False/RollingOut", conditions(sync(webApp, observed)));
     }
 
     @Test
     void saysRollingOutAfterAnImageChange() {
-        ObjectNode webApp = webApp();
-        List<ObjectNode> observed = running(webApp,
+        WebApp webApp = webApp();
+        List<HasMetadata> observed = running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':2,'availableReplicas':2}");
-        webApp.with("spec").put("image", "ghcr.io/example/hello:1.5.0");
-        JsonNode response = sync(webApp, observed);
+        JsonNode response = sync(withSpec(webApp, "image", "ghcr.io/example/hello:1.5.0"), observed);
         assertEquals("Ready=False/RollingOut Reconciling=True/RollingOut Stalled=False/RollingOut", conditions(response));
         assertEquals("ghcr.io/example/hello:1.5.0", child(response, "Deployment", "hello").at("/spec/template/spec/containers/0/image").asText());
     }
 
     @Test
     void saysRollingOutWhileOldReplicasRemain() {
-        ObjectNode webApp = webApp();
+        WebApp webApp = webApp();
         JsonNode response = sync(webApp, running(webApp,
                 "{'observedGeneration':1,'replicas':3,'updatedReplicas':2,'readyReplicas':3,'availableReplicas':3}"));
         assertEquals("Ready=False/RollingOut Reconciling=True/RollingOut Stalled=False/RollingOut", conditions(response));
@@ -119,7 +146,7 @@ class WebAppTest {
 
     @Test
     void stallsWhenTheProgressDeadlineIsExceeded() {
-        ObjectNode webApp = webApp();
+        WebApp webApp = webApp();
         JsonNode response = sync(webApp, running(webApp, "{'observedGeneration':1,'replicas':2,'updatedReplicas':1,"
                 + "'conditions':[{'type':'Progressing','status':'False','reason':'ProgressDeadlineExceeded',"
                 + "'message':'ReplicaSet \\\"hello-5d\\\" has timed out progressing.'}]}"));
@@ -131,38 +158,35 @@ class WebAppTest {
 
     @Test
     void keepsChildrenWhenSpecIsInvalid() {
-        ObjectNode webApp = webApp();
-        List<ObjectNode> observed = running(webApp,
+        WebApp webApp = webApp();
+        List<HasMetadata> observed = running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':2,'availableReplicas':2}");
-        webApp.with("spec").put("port", 70000);
-        JsonNode response = sync(webApp, observed);
+        JsonNode response = sync(withSpec(webApp, "port", 70000), observed);
         assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
         assertEquals("spec.port: must be between 1 and 65535, got 70000", response.at("/status/conditions/2/message").asText());
-        assertEquals(asLastApplied(observed.get(0)), child(response, "Deployment", "hello"));
-        assertEquals(asLastApplied(observed.get(1)), child(response, "Service", "hello"));
+        assertEquals(applied(observed.get(0)), child(response, "Deployment", "hello"));
+        assertEquals(applied(observed.get(1)), child(response, "Service", "hello"));
         assertEquals("http://hello.default.svc:8080", response.at("/status/url").asText(), "the URL still served");
         assertEquals(2, response.at("/status/availableReplicas").intValue());
     }
 
     @Test
     void aWrongTypeInTheSpecIsAnInvalidSpecToo() {
-        ObjectNode webApp = webApp();
-        List<ObjectNode> observed = running(webApp, "{}");
-        webApp.with("spec").put("replicas", "three");
-        JsonNode response = sync(webApp, observed);
+        WebApp webApp = webApp();
+        List<HasMetadata> observed = running(webApp, "{}");
+        JsonNode response = sync(withSpec(webApp, "replicas", "three"), observed);
         assertEquals("spec.replicas: must be an integer, got \"three\"", response.at("/status/conditions/2/message").asText());
         assertEquals(2, response.get("children").size());
-        webApp.with("spec").put("image", 42).put("replicas", 2);
-        assertEquals("spec.image: must be a string, got 42", sync(webApp, observed).at("/status/conditions/2/message").asText());
-        webApp.remove("spec");
-        assertEquals("spec: is required, with at least spec.image", sync(webApp, observed).at("/status/conditions/2/message").asText());
+        assertEquals("spec.image: must be a string, got 42",
+                sync(withSpec(webApp, "image", 42), observed).at("/status/conditions/2/message").asText());
+        assertEquals("spec: is required, with at least spec.image",
+                sync(withSpec(webApp, "spec", null), observed).at("/status/conditions/2/message").asText());
     }
 
     @Test
     void reportsNoUrlWhenInvalidBeforeAnyServiceExists() {
-        ObjectNode webApp = webApp();
-        webApp.with("spec").put("image", "has space");
-        JsonNode response = sync(webApp, List.of());
+        WebApp webApp = webApp();
+        JsonNode response = sync(withSpec(webApp, "image", "has space"), List.of());
         assertEquals(0, response.get("children").size());
         assertFalse(response.get("status").has("url"));
         assertEquals("spec.image: must not contain whitespace, got \"has space\"", response.at("/status/conditions/2/message").asText());
@@ -170,19 +194,20 @@ class WebAppTest {
 
     @Test
     void refusesEnvironmentNamesThatAreNotCIdentifiersOrRepeat() {
-        ObjectNode webApp = webApp();
-        webApp.with("spec").withArray("env").addObject().put("name", "GREETING").put("value", "again");
-        assertEquals("spec.env[1].name: GREETING appears twice", sync(webApp, List.of()).at("/status/conditions/2/message").asText());
-        webApp.with("spec").withArray("env").removeAll().addObject().put("name", "1ST");
-        assertEquals("spec.env[0].name: must be a C identifier, got \"1ST\"", sync(webApp, List.of()).at("/status/conditions/2/message").asText());
+        WebApp webApp = webApp();
+        Object twice = List.of(Map.of("name", "GREETING", "value", "hi"), Map.of("name", "GREETING", "value", "again"));
+        assertEquals("spec.env[1].name: GREETING appears twice",
+                sync(withSpec(webApp, "env", twice), List.of()).at("/status/conditions/2/message").asText());
+        assertEquals("spec.env[0].name: must be a C identifier, got \"1ST\"",
+                sync(withSpec(webApp, "env", List.of(Map.of("name", "1ST"))), List.of()).at("/status/conditions/2/message").asText());
     }
 
     @Test
     void deletesLeftoverChildren() {
-        ObjectNode webApp = webApp();
-        List<ObjectNode> observed = running(webApp, "{}");
-        ObjectNode old = observed.get(0).deepCopy();
-        old.with("metadata").put("name", "hello-old");
+        WebApp webApp = webApp();
+        List<HasMetadata> observed = running(webApp, "{}");
+        Deployment old = convert(Json.tree(observed.get(0)), Deployment.class);
+        old.getMetadata().setName("hello-old");
         observed.add(old);
         JsonNode response = sync(webApp, observed);
         assertEquals(2, response.get("children").size());
@@ -190,10 +215,11 @@ class WebAppTest {
 
     @Test
     void carriesLastTransitionTimeForward() {
-        ObjectNode webApp = webApp();
-        webApp.set("status", json("{'conditions':[{'type':'Ready','status':'True','reason':'Available','message':'',"
+        WebApp webApp = webApp();
+        webApp.setStatus(convert(json("{'conditions':[{'type':'Ready','status':'True','reason':'Available','message':'',"
                 + "'lastTransitionTime':'2026-11-28T09:00:00Z'},{'type':'Stalled','status':'True','reason':'InvalidSpec','message':'',"
-                + "'lastTransitionTime':'2026-11-28T08:00:00Z'}]}"));
+                + "'lastTransitionTime':'2026-11-28T08:00:00Z'}],'replicas':0,'readyReplicas':0,'availableReplicas':0,"
+                + "'updatedReplicas':0}"), WebApp.Status.class));
         JsonNode response = sync(webApp, running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':2,'availableReplicas':2}"));
         assertEquals("2026-11-28T09:00:00Z", response.at("/status/conditions/0/lastTransitionTime").asText());
@@ -202,12 +228,12 @@ class WebAppTest {
 
     @Test
     void convergesToAFixedPoint() {
-        ObjectNode webApp = webApp();
-        List<ObjectNode> observed = running(webApp,
+        WebApp webApp = webApp();
+        List<HasMetadata> observed = running(webApp,
                 "{'observedGeneration':1,'replicas':2,'updatedReplicas':2,'readyReplicas':2,'availableReplicas':2}");
         JsonNode response = sync(webApp, observed);
-        assertEquals(lastApplied(observed.get(0)), child(response, "Deployment", "hello"));
-        assertEquals(lastApplied(observed.get(1)), child(response, "Service", "hello"));
+        assertEquals(desired(observed.get(0)), child(response, "Deployment", "hello"));
+        assertEquals(desired(observed.get(1)), child(response, "Service", "hello"));
     }
 
     /** Exactly what Metacontroller last applied, controller-uid label included. */
@@ -216,10 +242,17 @@ class WebAppTest {
                 .get("metacontroller.k8s.io/last-applied-configuration").asText().getBytes());
     }
 
-    /** What the hook sent before Metacontroller added the controller-uid label. */
-    private static JsonNode lastApplied(JsonNode observed) {
-        ObjectNode applied = asLastApplied(observed);
-        ((ObjectNode) applied.at("/metadata/labels")).remove("controller-uid");
+    /** What the hook sent: the observed child without its status. */
+    private static JsonNode desired(HasMetadata observed) {
+        ObjectNode desired = (ObjectNode) Json.tree(observed);
+        desired.remove("status");
+        return desired;
+    }
+
+    /** What Metacontroller applied (and the kit wrote into the annotation): the desired child with the controller-uid label. */
+    private static JsonNode applied(HasMetadata observed) {
+        ObjectNode applied = (ObjectNode) desired(observed);
+        ((ObjectNode) applied.with("metadata").with("labels")).put("controller-uid", UID);
         return applied;
     }
 }

@@ -39,7 +39,7 @@ class ExampleManifestsTest {
     void everyRegistrationPointsAtTheHooksItsControllerServes() throws IOException {
         Map<String, String> registered = new TreeMap<>();
         for (String directory : DIRECTORIES) {
-            for (JsonNode controller : documents(directory, "controller.yaml")) {
+            for (JsonNode controller : controllers(directory)) {
                 String url = controller.at("/spec/hooks/sync/webhook/url").asText();
                 String name = url.replaceFirst("^http://metahook\\.metahook-system/([^/]+)/sync$", "$1");
                 Registration registration = SERVED.get(name).orElseThrow(() -> new AssertionError(directory + ": " + url));
@@ -103,6 +103,17 @@ class ExampleManifestsTest {
             }
             assertTrue(kinds.contains("CompositeController") || kinds.contains("DecoratorController"), directory + ": " + kinds);
         }
+    }
+
+    /** The registrations of an example: {@code controller.yaml} and any other {@code *-controller.yaml}. */
+    private static List<JsonNode> controllers(String directory) throws IOException {
+        List<JsonNode> controllers = new ArrayList<>();
+        try (Stream<Path> files = Files.list(Path.of("examples", directory))) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith("controller.yaml")).sorted().toList()) {
+                controllers.addAll(documents(directory, file.getFileName().toString()));
+            }
+        }
+        return controllers;
     }
 
     private static List<JsonNode> documents(String directory, String file) throws IOException {

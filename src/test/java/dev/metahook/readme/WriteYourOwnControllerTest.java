@@ -35,7 +35,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The README's "Write your own controller", as written there, served and called. */
-class WriteYourOwnControllerTest {
+public class WriteYourOwnControllerTest {
 
     @Group("example.com")
     @Version("v1")
