@@ -44,11 +44,15 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         Optional<ReplicaSet> inactiveSet = context.children().get(ReplicaSet.class, name + "-" + other(activeColor));
         Status status = new Status(activeColor, statusOf(activeSet), statusOf(inactiveSet));
 
-        Side active = new Side(activeSet.map(set -> set.getSpec().getReplicas()).orElse(spec.replicas()), recorded(activeSet, spec));
-        Side inactive = new Side(inactiveSet.map(set -> set.getSpec().getReplicas()).orElse(0), recorded(inactiveSet, spec));
-        if (runsCurrent(activeSet, spec)) {
+        Optional<RecordedTemplate> activeRecord = activeSet.map(set -> recorded(set, context));
+        Optional<RecordedTemplate> inactiveRecord = inactiveSet.map(set -> recorded(set, context));
+        Side active = new Side(activeSet.map(set -> set.getSpec().getReplicas()).orElse(spec.replicas()),
+                activeRecord.orElseGet(() -> RecordedTemplate.of(spec.template())));
+        Side inactive = new Side(inactiveSet.map(set -> set.getSpec().getReplicas()).orElse(0),
+                inactiveRecord.orElseGet(() -> RecordedTemplate.of(spec.template())));
+        if (runsCurrent(activeRecord, spec)) {
             inactive = new Side(0, inactive.template());
-        } else if (runsCurrent(inactiveSet, spec)) {
+        } else if (runsCurrent(inactiveRecord, spec)) {
             inactive = new Side(spec.replicas(), inactive.template());
             if (allAvailable(inactiveSet.get(), spec.replicas())) {
                 activeColor = other(activeColor);
@@ -73,12 +77,14 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         return set.isPresent() ? set.get().getStatus() : new ReplicaSetStatus();
     }
 
-    private static RecordedTemplate recorded(Optional<ReplicaSet> set, Spec spec) {
-        return set.map(found -> RecordedTemplate.of(found, COLOR)).orElseGet(() -> RecordedTemplate.of(spec.template()));
+    /** The template a ReplicaSet was made from, read from it as it was applied (so an annotation edited away is still found). */
+    private static RecordedTemplate recorded(ReplicaSet set, Context context) {
+        ReplicaSet applied = context.children().lastApplied(ReplicaSet.class, set.getMetadata().getName()).orElse(set);
+        return RecordedTemplate.of(applied, COLOR);
     }
 
-    private static boolean runsCurrent(Optional<ReplicaSet> set, Spec spec) {
-        return set.isPresent() && RecordedTemplate.of(set.get(), COLOR).matches(spec.template());
+    private static boolean runsCurrent(Optional<RecordedTemplate> record, Spec spec) {
+        return record.isPresent() && record.get().matches(spec.template());
     }
 
     private static boolean allAvailable(ReplicaSet set, int replicas) {

@@ -41,7 +41,8 @@ record RecordedTemplate(PodTemplateSpec template, String json) {
                 // fall through: the ReplicaSet's own template is the next best record
             }
         }
-        PodTemplateSpec own = replicaSet.getSpec().getTemplate();
+        PodTemplateSpec own = replicaSet.getSpec() == null || replicaSet.getSpec().getTemplate() == null
+                ? new PodTemplateSpec() : replicaSet.getSpec().getTemplate();
         Map<String, String> labels = own.getMetadata() == null ? null : own.getMetadata().getLabels();
         if (labels != null) {
             labels.remove(colorLabel);

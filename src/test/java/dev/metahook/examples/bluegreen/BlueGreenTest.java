@@ -98,6 +98,15 @@ class BlueGreenTest {
     }
 
     @Test
+    void aTemplateAnnotationEditedAwayIsReadFromWhatWasApplied() {
+        ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
+        request.with("children").with("ReplicaSet.apps/v1").forEach(set ->
+                ((ObjectNode) set.with("metadata").with("annotations")).remove(RecordedTemplate.ANNOTATION));
+        JsonNode answer = post(server, "/bluegreen/sync", CanonicalJson.bytes(request));
+        assertEquals(asUpstreamWritesIt(Fixtures.json(FIXTURE + ".response.json"), "children"), asUpstreamWritesIt(answer, "children"));
+    }
+
+    @Test
     void anInvalidSpecKeepsEveryChildAndStalls() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
         request.with("parent").with("spec").remove("service");
