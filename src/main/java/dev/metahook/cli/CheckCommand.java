@@ -1,12 +1,20 @@
 package dev.metahook.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.sim.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.DecoratorChecker;
 import dev.metahook.sim.HookClient;
+import dev.metahook.wire.CompositeRequest;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.MalformedRequestException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -19,21 +27,28 @@ import java.util.Set;
  */
 final class CheckCommand {
     static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController or DecoratorController yaml>"
-            + " --parent <parent or target yaml> [--updated-parent <yaml>] [--related <objects yaml>] [--url <hook url>] [--passes <n>]";
+            + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
+            + " [--url <hook url>] [--passes <n>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "updated-parent", "related", "url", "passes"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "request", "updated-parent", "related", "url", "passes"),
+                USAGE);
         ControllerSpec spec = RenderCommand.controller(arguments.required("controller", USAGE));
-        ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
+        String requestFile = arguments.optional("request");
+        if (requestFile != null && spec.decorator()) {
+            throw new UsageException("--request takes a CompositeController's request; " + spec.name() + " is a DecoratorController\n" + USAGE);
+        }
+        ObjectNode parent = requestFile != null ? null : ManifestFiles.one(arguments.required("parent", USAGE));
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
         List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
         Checker.Report report = spec.decorator()
                 ? new DecoratorChecker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related)
+                : requestFile != null ? new Checker(spec, hooks, Clock.systemUTC(), passes).resume(request(requestFile), updated, related)
                 : new Checker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related);
         for (Breach breach : report.breaches()) {
             out.println("BREACH " + breach);
@@ -41,6 +56,24 @@ final class CheckCommand {
         out.println(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
                 : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls");
         return report.clean() ? 0 : 1;
+    }
+
+    /** A sync or finalize request body as Metacontroller sent it (its debug log prints them). */
+    private static JsonNode request(String file) {
+        byte[] body;
+        try {
+            body = Files.readAllBytes(Path.of(file));
+        } catch (NoSuchFileException e) {
+            throw new UsageException(file + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException(file + ": cannot be read: " + e.getMessage());
+        }
+        try {
+            CompositeRequest.read(body);
+        } catch (MalformedRequestException e) {
+            throw new UsageException(file + ": not a CompositeController request: " + e.getMessage());
+        }
+        return Json.parse(body);
     }
 
     private static int passes(String text) {

@@ -42,6 +42,16 @@ public final class Main {
         }
     }
 
+    /** The message of a configuration file the server could not use (credentials, certificates), however deep it was wrapped. */
+    static java.util.Optional<String> configurationError(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IllegalArgumentException) {
+                return java.util.Optional.of(cause.getMessage());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static void serve() {
         ServerConfig config;
         Controllers controllers;
@@ -53,6 +63,11 @@ public final class Main {
             System.exit(2);
             return;
         }
-        Metahook.serve(controllers, config, Clock.systemUTC());
+        try {
+            Metahook.serve(controllers, config, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
+            System.exit(2);
+        }
     }
 }

@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * The children a result asks for, as the trees that go on the wire: the observed ones as last applied
- * when the result keeps them, each with the parent's namespace where it has none, in a fixed order
+ * when the result keeps them, each with the parent's namespace where it has none, a child the
+ * controller built written over its last-applied JSON ({@link LastAppliedBase}), in a fixed order
  * (group key, namespace, name) whatever order the controller built them in.
  */
 final class DesiredChildren {
@@ -34,7 +35,7 @@ final class DesiredChildren {
         for (HasMetadata child : result.objects()) {
             JsonNode tree = Json.tree(child);
             if (tree instanceof ObjectNode object) {
-                children.add(withNamespace(object, parentNamespace));
+                children.add(LastAppliedBase.fit(withNamespace(object, parentNamespace), child.getClass(), observed, parentNamespace));
             } else {
                 notObjects.add("child " + child.getClass().getSimpleName() + " is not written as a JSON object");
             }

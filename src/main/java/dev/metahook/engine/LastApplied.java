@@ -29,18 +29,32 @@ final class LastApplied {
      * fitting one, read without building the object's tree; from the whole object otherwise.
      */
     static ObjectNode of(ObservedObject observed, String parentNamespace) {
+        return annotated(observed, parentNamespace).orElseGet(() -> of(observed.tree(), parentNamespace));
+    }
+
+    /**
+     * The annotation's JSON itself (nulls, key set and numbers as Metacontroller wrote them), when the
+     * observed object has a fitting one; read without building the object's tree.
+     */
+    static Optional<ObjectNode> annotated(ObservedObject observed, String parentNamespace) {
         ObservedObject.Summary summary;
         try {
             summary = observed.summary();
         } catch (IOException unreadable) {
-            return of(observed.tree(), parentNamespace);
+            return LastAppliedConfiguration.of(observed.tree()).filter(applied -> sameObject(applied, observed.tree()))
+                    .map(applied -> withoutServerFields(applied, observed.tree().path("metadata").path("namespace").asText(""),
+                            parentNamespace));
         }
+        return annotated(observed, summary, parentNamespace);
+    }
+
+    /** The same, from the object's summary already read. */
+    static Optional<ObjectNode> annotated(ObservedObject observed, ObservedObject.Summary summary, String parentNamespace) {
         boolean fits = summary.wellFormed() && observed.fits(summary.apiVersion(), summary.kind(), summary.name());
         Optional<ObjectNode> applied = fits
                 ? LastAppliedConfiguration.parse(summary.lastApplied()).filter(json -> sameObject(json, summary))
                 : Optional.empty();
-        return applied.isPresent() ? withoutServerFields(applied.get(), summary.namespace(), parentNamespace)
-                : of(observed.tree(), parentNamespace);
+        return applied.map(json -> withoutServerFields(json, summary.namespace(), parentNamespace));
     }
 
     static ObjectNode of(ObjectNode observed, String parentNamespace) {

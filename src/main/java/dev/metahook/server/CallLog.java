@@ -1,7 +1,6 @@
 package dev.metahook.server;
 
 import dev.metahook.engine.HookAnswer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,7 +8,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One structured line per hook call: controller, hook, parent, generation, outcome, status code,
  * duration and children counts, as key-value pairs (JSON fields in the container). Bodies only at
- * debug level; credentials never, since they live in headers this never reads.
+ * debug level, with Secret data redacted; credentials never, since they live in headers this never reads.
  */
 final class CallLog {
     private static final Logger LOG = LoggerFactory.getLogger("metahook.calls");
@@ -32,8 +31,8 @@ final class CallLog {
         line.log("hook call");
         if (LOG.isDebugEnabled()) {
             LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook)
-                    .addKeyValue("request", new String(request, StandardCharsets.UTF_8))
-                    .addKeyValue("response", new String(answer.body(), StandardCharsets.UTF_8))
+                    .addKeyValue("request", SecretRedaction.of(request))
+                    .addKeyValue("response", SecretRedaction.of(answer.body()))
                     .log("hook call bodies");
         }
     }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -36,6 +37,7 @@ public final class HookServer implements AutoCloseable {
     private final Authenticator authenticator;
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private Javalin app;
+    private ManagementServer management;
 
     private HookServer(ServerConfig config, HookEngine engine) {
         this.config = config;
@@ -49,12 +51,20 @@ public final class HookServer implements AutoCloseable {
         HookServer server = new HookServer(config, engine);
         server.app = Javalin.create(server::configure);
         server.app.start();
+        if (config.managementPort() >= 0) {
+            server.management = ManagementServer.start(config.host(), config.managementPort(), server::healthRoutes);
+        }
         server.ready.set(true);
         return server;
     }
 
     public int port() {
         return app.port();
+    }
+
+    /** The port of the plain-HTTP management listener ({@code MANAGEMENT_PORT}), or -1 when there is none. */
+    public int managementPort() {
+        return management == null ? -1 : management.port();
     }
 
     /** The keep-alive idle timeout the listener really has (Metacontroller's client keeps idle connections 90 s). */
@@ -76,6 +86,9 @@ public final class HookServer implements AutoCloseable {
             LOG.warn("stopping with {} hook calls still in flight after {}", metrics.inFlight(), config.shutdownTimeout());
         }
         app.stop();
+        if (management != null) {
+            management.close();
+        }
     }
 
     @Override
@@ -90,9 +103,9 @@ public final class HookServer implements AutoCloseable {
         javalin.http.maxRequestSize = config.maxBodySize();
         javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
         javalin.jetty.addConnector(this::connector);
-        javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
-        javalin.routes.get("/readyz", this::readiness);
-        javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+        healthRoutes(javalin);
+        javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+        javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
         javalin.routes.post(HOOK_PATH, this::hook);
         for (HandlerType method : OTHER_METHODS) {
             javalin.routes.addHttpHandler(method, HOOK_PATH, HookServer::methodNotAllowed);
@@ -102,6 +115,13 @@ public final class HookServer implements AutoCloseable {
             LOG.warn("{} {} failed: {}", ctx.method(), ctx.path(), e.toString());
             problem(ctx, Problem.of("server-error", "Server error", 500, "the server failed to answer: " + e.getClass().getSimpleName()));
         });
+    }
+
+    /** {@code /healthz}, {@code /readyz}, {@code /metrics}: on the hook port, and on the management port when there is one. */
+    private void healthRoutes(io.javalin.config.JavalinConfig javalin) {
+        javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
+        javalin.routes.get("/readyz", this::readiness);
+        javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
     }
 
     private ServerConnector connector(Server server, HttpConfiguration http) {
@@ -130,8 +150,14 @@ public final class HookServer implements AutoCloseable {
             int status = write(ctx, answer);
             observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
         } catch (IOException | RuntimeException e) {
-            observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
-            throw e;
+            Optional<Problem> clientFault = BodyFailure.of(e);
+            if (clientFault.isEmpty()) {
+                observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+                throw e;
+            }
+            ctx.header("Connection", "close");
+            answer = HookAnswer.problem(clientFault.get());
+            observe(controller, hook, answer, write(ctx, answer), Duration.ofNanos(System.nanoTime() - started), new byte[0]);
         }
     }
 
@@ -184,10 +210,14 @@ public final class HookServer implements AutoCloseable {
     private static void methodNotAllowed(Context ctx) {
         ctx.header("Allow", "POST");
         problem(ctx, Problem.of("method-not-allowed", "Method not allowed", 405,
-                ctx.method() + " is not a hook call; Metacontroller calls hooks with POST"));
+                ctx.req().getMethod() + " is not a hook call; Metacontroller calls hooks with POST"));
     }
 
     private static void notFound(Context ctx) {
+        if (!"POST".equals(ctx.req().getMethod()) && ctx.path().matches("/[^/]+/[^/]+")) {
+            methodNotAllowed(ctx);
+            return;
+        }
         String written = ctx.res().getContentType();
         if (written == null || !written.startsWith(Problem.MEDIA_TYPE)) {
             problem(ctx, Problem.of("not-found", "Not found", 404,

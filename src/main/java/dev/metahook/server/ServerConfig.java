@@ -17,10 +17,16 @@ import java.util.Map;
  * @param shutdownTimeout how long in-flight calls may finish after SIGTERM ({@code SHUTDOWN_TIMEOUT_SECONDS}, default 20)
  * @param auth            credentials hook calls must carry; none by default
  * @param tls             certificate and key to serve HTTPS with, and the CA client certificates must chain to
+ * @param managementPort  plain-HTTP port for health and metrics only ({@code MANAGEMENT_PORT}; -1, the default, for none;
+ *                        0 picks a free one)
  */
 public record ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout, Duration shutdownTimeout,
-                           Auth auth, Tls tls) {
+                           Auth auth, Tls tls, int managementPort) {
+    /** No management port. */
+    public static final int NO_MANAGEMENT_PORT = -1;
     public static final long DEFAULT_MAX_BODY_SIZE = 16L * 1024 * 1024;
+    /** The largest MAX_BODY_SIZE: a body is held in one Java array, and a hook request near this size is far beyond any real one. */
+    public static final long MAX_MAX_BODY_SIZE = 1L << 30;
 
     /** Files holding accepted credentials: bearer tokens (one per line), or a basic-auth user name and passwords. */
     public record Auth(Path bearerTokenFile, Path basicUsernameFile, Path basicPasswordFile) {
@@ -40,12 +46,23 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         }
     }
 
+    /** Without a management port: health and metrics on the hook port only. */
+    public ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout, Duration shutdownTimeout, Auth auth, Tls tls) {
+        this(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, NO_MANAGEMENT_PORT);
+    }
+
     public ServerConfig {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("PORT must be between 0 and 65535, got " + port);
         }
-        if (maxBodySize < 1) {
-            throw new IllegalArgumentException("MAX_BODY_SIZE must be positive, got " + maxBodySize);
+        if (managementPort < NO_MANAGEMENT_PORT || managementPort > 65535) {
+            throw new IllegalArgumentException("MANAGEMENT_PORT must be between 0 and 65535, got " + managementPort);
+        }
+        if (managementPort > 0 && managementPort == port) {
+            throw new IllegalArgumentException("MANAGEMENT_PORT must differ from PORT, both are " + port);
+        }
+        if (maxBodySize < 1 || maxBodySize > MAX_MAX_BODY_SIZE) {
+            throw new IllegalArgumentException("MAX_BODY_SIZE must be between 1 and 1Gi (" + MAX_MAX_BODY_SIZE + " bytes), got " + maxBodySize);
         }
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("IDLE_TIMEOUT_SECONDS must be positive, got " + idleTimeout.getSeconds());
@@ -78,27 +95,36 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
                 Duration.ofSeconds(integer(env, "IDLE_TIMEOUT_SECONDS", (int) defaults.idleTimeout().getSeconds())),
                 Duration.ofSeconds(integer(env, "SHUTDOWN_TIMEOUT_SECONDS", (int) defaults.shutdownTimeout().getSeconds())),
                 new Auth(path(env, "AUTH_BEARER_TOKEN_FILE"), path(env, "AUTH_BASIC_USERNAME_FILE"), path(env, "AUTH_BASIC_PASSWORD_FILE")),
-                new Tls(path(env, "TLS_CERT_FILE"), path(env, "TLS_KEY_FILE"), path(env, "TLS_CLIENT_CA_FILE")));
+                new Tls(path(env, "TLS_CERT_FILE"), path(env, "TLS_KEY_FILE"), path(env, "TLS_CLIENT_CA_FILE")),
+                integer(env, "MANAGEMENT_PORT", NO_MANAGEMENT_PORT));
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
     }
 
     public ServerConfig withHost(String host) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
     }
 
     public ServerConfig withMaxBodySize(long maxBodySize) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
     }
 
     public ServerConfig withAuth(Auth auth) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+    }
+
+    public ServerConfig withIdleTimeout(Duration idleTimeout) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+    }
+
+    public ServerConfig withManagementPort(int managementPort) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
     }
 
     public ServerConfig withTls(Tls tls) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
     }
 
     private static Path path(Map<String, String> env, String name) {

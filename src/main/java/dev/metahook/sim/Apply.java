@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.LastAppliedConfiguration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -27,7 +29,9 @@ final class Apply {
         this.spec = spec;
     }
 
-    void manage(ObjectNode owner, List<ObjectNode> observed, List<ObjectNode> desired) {
+    /** Creates, updates and deletes as Metacontroller would; the updates it sent, in order. */
+    List<ChildUpdate> manage(ObjectNode owner, List<ObjectNode> observed, List<ObjectNode> desired) {
+        List<ChildUpdate> updates = new ArrayList<>();
         Map<ObjectRef, ObjectNode> existing = new TreeMap<>();
         observed.forEach(child -> existing.put(ObjectRef.of(child), child));
         Map<ObjectRef, ObjectNode> wanted = new TreeMap<>();
@@ -37,7 +41,7 @@ final class Apply {
             if (current == null) {
                 create(owner, ref, child);
             } else if (!current.path("metadata").hasNonNull("deletionTimestamp")) {
-                update(current, child);
+                update(current, child).ifPresent(updates::add);
             }
         });
         existing.forEach((ref, child) -> {
@@ -45,6 +49,7 @@ final class Apply {
                 store.delete(ref);
             }
         });
+        return updates;
     }
 
     /**
@@ -78,19 +83,28 @@ final class Apply {
         store.create(child);
     }
 
-    private void update(ObjectNode observed, ObjectNode desired) {
+    /**
+     * Sends an update when the merge differs from the stored object: every such update is a write
+     * for Metacontroller, even one the API server stores as a no-op.
+     */
+    private Optional<ChildUpdate> update(ObjectNode observed, ObjectNode desired) {
         ObjectNode merged = merged(observed, desired);
         if (merged.equals(observed)) {
-            return;
+            return Optional.empty();
         }
         String resource = ResourceKinds.resourceOf(observed.path("kind").asText());
         switch (spec.updateMethod(observed.path("apiVersion").asText(), resource)) {
             case "Recreate", "RollingRecreate" -> store.delete(ObjectRef.of(observed));
             case "InPlace", "RollingInPlace" -> store.update(merged);
-            default -> { }
+            default -> {
+                return Optional.empty();
+            }
         }
+        String lastApplied = observed.path("metadata").path("annotations").path(LastAppliedConfiguration.ANNOTATION).textValue();
+        boolean asked = lastApplied == null || !CanonicalJson.string(desired).equals(lastApplied)
+                && !LastAppliedConfiguration.parse(lastApplied).map(desired::equals).orElse(false);
+        return Optional.of(new ChildUpdate(ObjectRef.of(observed), asked, Checker.firstDifference(observed, merged, "")));
     }
-
 
     private static void revert(JsonNode from, ObjectNode to, String field) {
         if (from.has(field)) {

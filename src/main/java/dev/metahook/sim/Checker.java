@@ -57,6 +57,28 @@ public final class Checker {
             breaches.add(new Breach("no-progress", "no sync call succeeded, so the rest of the lifecycle was not checked"));
             return report(simulation);
         }
+        return rest(simulation, ref, updatedParent);
+    }
+
+    /**
+     * Runs the rest of the lifecycle from the state a request shows (a body Metacontroller sent, as
+     * its debug log prints it): its parent and children stored as they were, then converge, the
+     * same request again, the spec change, delete and finalize; for a parent being deleted, the
+     * rest of its teardown.
+     */
+    public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
+        Simulation simulation = new Simulation(spec, hooks, clock);
+        related.forEach(simulation.store()::create);
+        ObjectRef ref = simulation.create(request.path("parent"));
+        request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
+        if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
+            return rest(simulation, ref, updatedParent);
+        }
+        finalize(simulation, ref);
+        return report(simulation);
+    }
+
+    private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
         converge(simulation, ref, true, "converge");
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
@@ -68,12 +90,16 @@ public final class Checker {
             converge(simulation, ref, true, "spec change");
         }
         simulation.delete(ref);
+        finalize(simulation, ref);
+        return report(simulation);
+    }
+
+    private void finalize(Simulation simulation, ObjectRef ref) {
         Simulation.Run deletion = converge(simulation, ref, true, "delete");
         if (simulation.store().get(ref).isPresent()) {
             breaches.add(new Breach("never-finalized", "the parent is still there after " + deletion.passes().size()
                     + " finalize calls" + lastStatus(simulation, ref)));
         }
-        return report(simulation);
     }
 
     /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
@@ -87,7 +113,7 @@ public final class Checker {
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
         int before = simulation.history().size();
         Simulation.Run run = simulation.converge(ref, maxPasses, settle);
-        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, ref, pass));
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(pass, step));
         boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
         if (!run.converged() && stillWriting && !step.equals("delete")) {
             breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
@@ -96,10 +122,11 @@ public final class Checker {
         return run;
     }
 
-    private void inspect(Simulation simulation, ObjectRef ref, CompositeSimulator.Pass pass) {
+    private void inspect(CompositeSimulator.Pass pass, String step) {
         if (pass.call() == null) {
             return;
         }
+        breaches.addAll(needless(pass, step));
         calls++;
         JsonNode parent = pass.call().request().path("parent");
         breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout(), parent, spec.generateSelector()));
@@ -108,6 +135,16 @@ public final class Checker {
             breaches.add(new Breach("selector", pass.error()));
         }
         omitted(pass.call(), parent);
+    }
+
+    /**
+     * An update the answer did not ask for (the child is what was last applied) is sent again on
+     * every call, whether or not the API server then stores anything new.
+     */
+    static List<Breach> needless(CompositeSimulator.Pass pass, String step) {
+        return pass.needlessUpdates().stream().map(update -> new Breach("needless-update", pass.call().hook() + " (" + step
+                + ") answered " + update.child() + " as last applied, yet Metacontroller would update it on every call: what it"
+                + " writes differs from what the API server stores at " + update.change())).toList();
     }
 
     /**

@@ -79,8 +79,17 @@ public final class CompositeSimulator implements Simulator {
         }
     }
 
-    /** One pass: how it ended, the call it made, and what the answer asked for. */
-    public record Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error) {
+    /** One pass: how it ended, the call it made, what the answer asked for, and the updates sent to existing children. */
+    public record Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error,
+                       List<ChildUpdate> updates) {
+        public Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error) {
+            this(outcome, call, retryAfter, resyncAfter, finalized, error, List.of());
+        }
+
+        /** The updates sent although the answer asked for none: the child is what was last applied. */
+        public List<ChildUpdate> needlessUpdates() {
+            return updates.stream().filter(ChildUpdate::needless).toList();
+        }
     }
 
     /** One sync pass for the parent, as Metacontroller runs it after any event. */
@@ -162,11 +171,9 @@ public final class CompositeSimulator implements Simulator {
             }
         }
         boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
-        if (!deleting || hadFinalizer && !finalized) {
-            manageChildren(parent, desired);
-        }
+        List<ChildUpdate> updates = !deleting || hadFinalizer && !finalized ? apply.manage(parent, observed(parent), desired) : List.of();
         writeStatus(parentRef, parent, response.get("status"));
-        return new Pass(Outcome.APPLIED, call, null, resync, finalized, null);
+        return new Pass(Outcome.APPLIED, call, null, resync, finalized, null, updates);
     }
 
     /** The children of an answer as Metacontroller applies them: the parent's namespace, the controller-uid label. */
@@ -186,10 +193,6 @@ public final class CompositeSimulator implements Simulator {
             desired.add(copy);
         }
         return desired;
-    }
-
-    private void manageChildren(ObjectNode parent, List<ObjectNode> desired) {
-        apply.manage(parent, observed(parent), desired);
     }
 
     /** The object Metacontroller would write over an observed child for this desired one. */

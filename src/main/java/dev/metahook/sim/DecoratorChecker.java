@@ -79,7 +79,12 @@ public final class DecoratorChecker {
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
         int before = simulation.history().size();
         Simulation.Run run = simulation.converge(ref, maxPasses, settle);
-        simulation.history().subList(before, simulation.history().size()).forEach(this::inspect);
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> {
+            inspect(pass);
+            if (pass.call() != null) {
+                breaches.addAll(Checker.needless(pass, step));
+            }
+        });
         boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
         if (!run.converged() && stillWriting && !step.equals("delete")) {
             breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"

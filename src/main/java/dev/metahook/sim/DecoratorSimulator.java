@@ -150,10 +150,9 @@ public final class DecoratorSimulator implements Simulator {
         if (finalized) {
             store.removeFinalizer(targetRef, spec.finalizer());
         }
-        if (store.get(targetRef).isPresent()) {
-            apply.manage(target, attachments(target), desiredAttachments(target, response.path("attachments")));
-        }
-        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null);
+        List<ChildUpdate> updates = store.get(targetRef).isPresent()
+                ? apply.manage(target, attachments(target), desiredAttachments(target, response.path("attachments"))) : List.of();
+        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null, updates);
     }
 
     /** Labels or annotations merged key by key; a null value deletes the key. */

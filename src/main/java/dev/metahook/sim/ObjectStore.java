@@ -16,7 +16,9 @@ import java.util.UUID;
 
 /**
  * The API server, as far as a hook can tell: objects with uid, resourceVersion, generation and
- * creationTimestamp; deletion that waits for finalizers; garbage collection of dependents through
+ * creationTimestamp; built-in objects stored in the form the API server writes them back
+ * ({@link ApiServerDefaults}: embedded metadata's null creationTimestamp, defaulted fields, a
+ * Service's cluster IP); deletion that waits for finalizers; garbage collection of dependents through
  * owner references. Every change counts as a write, so a caller can tell a fixed point. Not
  * thread-safe: one simulation drives it.
  */
@@ -26,6 +28,7 @@ public final class ObjectStore implements Cluster {
     private long resourceVersion = 1000;
     private long writes;
     private int created;
+    private int serviceIps;
 
     public ObjectStore(Clock clock) {
         this.clock = clock;
@@ -43,6 +46,8 @@ public final class ObjectStore implements Cluster {
         if (!metadata.hasNonNull("uid")) {
             metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + ref).getBytes(StandardCharsets.UTF_8)).toString());
         }
+        ApiServerDefaults.apply(stored, metadata.path("uid").asText());
+        allocateClusterIp(stored);
         metadata.put("resourceVersion", Long.toString(++resourceVersion));
         metadata.put("generation", metadata.path("generation").asLong(1));
         if (!metadata.hasNonNull("creationTimestamp")) {
@@ -68,6 +73,7 @@ public final class ObjectStore implements Cluster {
         for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "generation")) {
             copyField(existing.path("metadata"), metadata, field);
         }
+        ApiServerDefaults.apply(updated, metadata.path("uid").asText());
         copyField(existing, updated, "status");
         if (updated.equals(existing)) {
             return existing.deepCopy();
@@ -184,6 +190,20 @@ public final class ObjectStore implements Cluster {
      */
     private static JsonNode stored(JsonNode object) {
         return dev.metahook.wire.Json.parse(dev.metahook.wire.CanonicalJson.bytes(object));
+    }
+
+    /** A Service gets a cluster IP of its own unless it asked for one (or for none: {@code None}). */
+    private void allocateClusterIp(ObjectNode object) {
+        if (!"Service".equals(object.path("kind").asText()) || !"v1".equals(object.path("apiVersion").asText())
+                || !(object.get("spec") instanceof ObjectNode spec) || "ExternalName".equals(spec.path("type").asText())) {
+            return;
+        }
+        if (!spec.hasNonNull("clusterIP")) {
+            spec.put("clusterIP", "10.96." + (++serviceIps / 250) + "." + (serviceIps % 250 + 2));
+        }
+        if (!spec.has("clusterIPs")) {
+            spec.putArray("clusterIPs").add(spec.get("clusterIP").asText());
+        }
     }
 
     private void collectGarbage(String ownerUid) {

@@ -82,14 +82,15 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
             return end;
         }
 
-        /** An object is parsed by Jackson where it stands, which finds its end too; anything else is scanned first. */
+        /**
+         * Scanned first, so the parent's bytes meet the same rules as the children's (Jackson lets
+         * overlong UTF-8 and CESU-8 surrogates through), then parsed by Jackson.
+         */
         private int tree(int start, java.util.function.Consumer<JsonNode> field) {
-            byte[] body = scanner.body();
-            boolean object = scanner.at(start) == '{';
-            int scanned = object ? -1 : scanner.valueEnd(start);
-            try (JsonParser parser = Json.mapper().createParser(body, start, (object ? body.length : scanned) - start)) {
+            int end = scanner.valueEnd(start);
+            try (JsonParser parser = Json.mapper().createParser(scanner.body(), start, end - start)) {
                 field.accept(Json.mapper().readTree(parser));
-                return object ? start + (int) parser.currentLocation().getByteOffset() : scanned;
+                return end;
             } catch (JsonProcessingException e) {
                 throw new MalformedRequestException("", "request body is not valid JSON: " + e.getOriginalMessage());
             } catch (IOException e) {

@@ -62,8 +62,22 @@ public final class Json {
         return MAPPER;
     }
 
-    /** Parses a request body into a tree, or says in words why it is not JSON. */
+    /**
+     * Parses a request body into a tree, or says in words why it is not JSON. The body is checked by
+     * the same scanner as sync requests first: Jackson lets overlong UTF-8 and CESU-8 surrogates through.
+     */
     public static JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            throw new MalformedRequestException("", "request body is empty");
+        }
+        if (new JsonScanner(body).skipWhitespace(0) < body.length) {
+            JsonScanner.checkWhole(body);
+        }
+        return parseChecked(body);
+    }
+
+    /** Parses bytes already known to be well-formed UTF-8 (text of a Java string, or a checked body). */
+    static JsonNode parseChecked(byte[] body) {
         if (body.length == 0) {
             throw new MalformedRequestException("", "request body is empty");
         }

@@ -35,6 +35,18 @@ final class JsonScanner {
         this.limit = body.length;
     }
 
+    /**
+     * Checks that a whole body is one JSON value (whitespace around it allowed) under the same rules
+     * as every other body: the one UTF-8 rule for every part of every request.
+     */
+    static void checkWhole(byte[] body) {
+        JsonScanner scanner = new JsonScanner(body);
+        int end = scanner.skipWhitespace(scanner.valueEnd(scanner.skipWhitespace(0)));
+        if (!scanner.atEnd(end)) {
+            throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
+        }
+    }
+
     byte[] body() {
         return body;
     }
@@ -144,23 +156,35 @@ final class JsonScanner {
         int field(String name, int valueStart);
     }
 
+    /** Visits one field of an object by where its name and value are, without making a string of the name. */
+    @FunctionalInterface
+    interface FieldSpanVisitor {
+        /** @return the index just after the value, which starts at {@code valueStart} */
+        int field(int nameStart, int nameEnd, int valueStart);
+    }
+
     /**
      * Walks the fields of the object that starts at {@code start}, in order (a repeated name is
      * visited again); returns the index just after the object.
      */
     int fields(int start, FieldVisitor visitor) {
+        return fieldSpans(start, (nameStart, nameEnd, valueStart) -> visitor.field(text(nameStart, nameEnd), valueStart));
+    }
+
+    /** {@link #fields} with the name as a span of the body ({@link #textEquals} compares it). */
+    int fieldSpans(int start, FieldSpanVisitor visitor) {
         int i = skipWhitespace(start + 1);
         if (at(i) == '}') {
             return i + 1;
         }
         while (true) {
+            int nameStart = i;
             int nameEnd = stringEnd(i);
-            String name = text(i, nameEnd);
             i = skipWhitespace(nameEnd);
             if (at(i) != ':') {
                 throw invalid(i, "expected ':' after a field name, got " + shown(body[i]));
             }
-            i = skipWhitespace(visitor.field(name, skipWhitespace(i + 1)));
+            i = skipWhitespace(visitor.field(nameStart, nameEnd, skipWhitespace(i + 1)));
             byte next = at(i);
             if (next == '}') {
                 return i + 1;
@@ -194,6 +218,30 @@ final class JsonScanner {
                 i = utf8End(i, c);
             }
         }
+    }
+
+    /**
+     * Whether the string between {@code start} (its opening quote) and {@code end} (just after its
+     * closing quote) is {@code expected}; compares bytes unless the string has escapes or non-ASCII.
+     */
+    boolean textEquals(int start, int end, String expected) {
+        int from = start + 1;
+        int length = end - 1 - from;
+        for (int k = 0; k < length; k++) {
+            byte c = body[from + k];
+            if (c == '\\' || c < 0) {
+                return text(start, end).equals(expected);
+            }
+        }
+        if (length != expected.length()) {
+            return false;
+        }
+        for (int k = 0; k < length; k++) {
+            if (body[from + k] != expected.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The text of the string between {@code start} (its opening quote) and {@code end} (just after its closing quote). */

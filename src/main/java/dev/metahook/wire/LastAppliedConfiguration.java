@@ -26,7 +26,7 @@ public final class LastAppliedConfiguration {
             return Optional.empty();
         }
         try {
-            JsonNode parsed = Json.parse(text.getBytes(StandardCharsets.UTF_8));
+            JsonNode parsed = Json.parseChecked(text.getBytes(StandardCharsets.UTF_8));
             return parsed.isObject() ? Optional.of((ObjectNode) parsed) : Optional.empty();
         } catch (MalformedRequestException unreadable) {
             return Optional.empty();

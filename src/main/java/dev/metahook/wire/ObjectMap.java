@@ -61,6 +61,9 @@ public final class ObjectMap {
             String objectPointer = pointer + "/" + Shapes.escape(entry.getKey());
             ObjectNode object = Shapes.kubernetesObject(entry.getValue(), objectPointer);
             checkGroup(object, key, objectPointer);
+            if (!ObservedIdentity.keyFits(object, entry.getKey())) {
+                throw ObservedIdentity.misfit(object, entry.getKey(), objectPointer);
+            }
             objects.put(entry.getKey(), ObservedObject.of(key, entry.getKey(), object));
         }
         return Collections.unmodifiableSortedMap(objects);
@@ -94,13 +97,19 @@ public final class ObjectMap {
                         + scanner.describe(groupStart));
             }
             SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
+            ObservedIdentity identity = new ObservedIdentity(scanner, key);
             int groupEnd = scanner.fields(groupStart, (objectKey, from) -> {
                 String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
-                int to = scanner.valueEnd(from);
                 if (scanner.at(from) != '{') {
+                    scanner.valueEnd(from);
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
-                objects.put(objectKey, ObservedObject.lazy(key, objectKey, objectPointer, scanner.body(), from, to - from));
+                int to = identity.scan(objectKey, from);
+                ObservedObject object = ObservedObject.lazy(key, objectKey, objectPointer, scanner.body(), from, to - from);
+                if (!identity.fits()) {
+                    throw identity.misfit(object, objectPointer);
+                }
+                objects.put(objectKey, object);
                 return to;
             });
             groups.put(key, Collections.unmodifiableSortedMap(objects));

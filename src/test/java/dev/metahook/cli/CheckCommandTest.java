@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.testing.TestServer;
+import dev.metahook.wire.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -205,6 +206,107 @@ class CheckCommandTest {
             reports(timedOut, "no-answer");
             assertTrue(timedOut.output().contains("timed out after 1 s"), timedOut.output());
         }
+    }
+
+    /** A StatefulSet controller written in no framework: drain on delete, then a backup ConfigMap, then done. */
+    private Result checkStatefulSetTeardown(boolean finalizeDropsTheNull) throws Exception {
+        String controller = file("statefulset-controller.yaml", """
+                apiVersion: metacontroller.k8s.io/v1alpha1
+                kind: CompositeController
+                metadata: {name: store-controller}
+                spec:
+                  generateSelector: true
+                  parentResource: {apiVersion: test.metahook.dev/v1, resource: widgets}
+                  childResources:
+                  - {apiVersion: apps/v1, resource: statefulsets, updateStrategy: {method: InPlace}}
+                  - {apiVersion: v1, resource: configmaps}
+                  hooks:
+                    sync: {webhook: {url: http://stores.example/sync}}
+                    finalize: {webhook: {url: http://stores.example/finalize}}
+                """);
+        return check(request -> {
+            boolean finalizing = request.path("finalizing").asBoolean();
+            JsonNode observed = request.at("/children/StatefulSet.apps~1v1/hello");
+            boolean drained = finalizing && observed.at("/spec/replicas").asInt(-1) == 0;
+            ObjectNode answer = Json.object();
+            ObjectNode set = answer.putArray("children").addObject().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
+            set.putObject("metadata").put("name", "hello");
+            ObjectNode spec = set.putObject("spec").put("replicas", finalizing ? 0 : 1).put("serviceName", "hello");
+            spec.putObject("selector").putObject("matchLabels").put("app", "store");
+            ObjectNode template = spec.putObject("template");
+            template.putObject("metadata").putObject("labels").put("app", "store");
+            template.putObject("spec").putArray("containers").addObject().put("name", "db").put("image", "postgres:16");
+            ObjectNode claim = spec.putArray("volumeClaimTemplates").addObject().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
+            ObjectNode claimMetadata = claim.putObject("metadata");
+            if (!(finalizing && finalizeDropsTheNull)) {
+                claimMetadata.putNull("creationTimestamp");
+            }
+            claimMetadata.put("name", "data");
+            claim.putObject("spec").put("volumeMode", "Filesystem").putArray("accessModes").add("ReadWriteOnce");
+            claim.with("spec").putObject("resources").putObject("requests").put("storage", "1Gi");
+            claim.putObject("status").put("phase", "Pending");
+            boolean backedUp = request.at("/children/ConfigMap.v1/hello-backup").isObject();
+            if (drained) {
+                ObjectNode backup = answer.withArray("children").addObject().put("apiVersion", "v1").put("kind", "ConfigMap");
+                backup.putObject("metadata").put("name", "hello-backup");
+                backup.putObject("data").put("archive", "hello.tar.gz");
+            }
+            answer.putObject("status").put("phase", !finalizing ? "Ready" : drained ? "BackingUp" : "Draining");
+            if (finalizing) {
+                answer.put("finalized", backedUp);
+            }
+            return ScriptedHook.Answer.ok(answer);
+        }, controller, PARENT);
+    }
+
+    @Test
+    void reportsAnUpdateNobodyAskedForOnTheWaitingStepsOfFinalize() throws Exception {
+        Result dropsTheNull = checkStatefulSetTeardown(true);
+        reports(dropsTheNull, "needless-update");
+        assertTrue(dropsTheNull.output().contains("StatefulSet default/hello")
+                && dropsTheNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (null vs absent)"), dropsTheNull.output());
+
+        Result keepsTheNull = checkStatefulSetTeardown(false);
+        assertEquals(0, keepsTheNull.exit(), keepsTheNull.output());
+    }
+
+    private static final String CAPTURED = "src/test/resources/fixtures/captured/";
+
+    @Test
+    void theRestOfACapturedTeardownIsCleanUnderMetahooksDatabase() {
+        Result drain = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                "--request", CAPTURED + "v1.5.14-database-finalize-drain.request.json"));
+        assertEquals(0, drain.exit(), drain.output());
+    }
+
+    @Test
+    void theAnswerMetahook010GaveOnTheRealClusterIsReported() throws Exception {
+        JsonNode captured = Json.parse(Files.readAllBytes(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.response.json")));
+        try (ScriptedHook hook = new ScriptedHook(request -> {
+            ObjectNode answer = captured.deepCopy();
+            answer.put("finalized", request.at("/children/Job.batch~1v1/orders-final-backup/status/succeeded").asInt() > 0);
+            return ScriptedHook.Answer.ok(answer);
+        })) {
+            Result replayed = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                    "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json", "--url", hook.url()));
+            reports(replayed, "needless-update");
+            assertTrue(replayed.output().contains("StatefulSet default/orders"), replayed.output());
+        }
+    }
+
+    @Test
+    void aTeardownWhoseAnnotationKeptTheNullIsClean() throws Exception {
+        String request = Files.readString(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
+        String annotationWithout = "\\\"metadata\\\":{\\\"name\\\":\\\"data\\\"}";
+        String annotationWith = "\\\"metadata\\\":{\\\"creationTimestamp\\\":null,\\\"name\\\":\\\"data\\\"}";
+        assertTrue(request.contains(annotationWithout), "the captured annotation lacks the null");
+        String healed = file("healed.request.json", request.replace(annotationWithout, annotationWith));
+        Result fixed = run(List.of("--controller", "metacontroller/database-controller.yaml", "--request", healed));
+        assertEquals(0, fixed.exit(), fixed.output());
+
+        Result asCaptured = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
+        reports(asCaptured, "needless-update");
     }
 
     @Test

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +36,29 @@ class DatabaseKeyTest {
         byte[] first = DatabaseKey.fromEnvironment(Map.of());
         assertEquals(32, first.length);
         assertFalse(Arrays.equals(first, DatabaseKey.fromEnvironment(Map.of())));
+    }
+
+    /**
+     * The real service, given the key file the Deployment names but an empty mount (what a missing
+     * optional Secret gives): it refuses to start, exit code 2, naming the variable. Hence the Secret is required.
+     */
+    @Test
+    void theServiceRefusesToStartWithoutTheKeyFileItIsGiven(@TempDir Path mount) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve");
+        builder.environment().remove("METAHOOK_DATABASE_KEY");
+        builder.environment().put("METAHOOK_DATABASE_KEY_FILE", mount.resolve("key").toString());
+        builder.environment().put("HOST", "127.0.0.1");
+        builder.environment().put("PORT", "0");
+        Process process = builder.redirectErrorStream(true).start();
+        try {
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the service exits");
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(2, process.exitValue(), output);
+            assertTrue(output.contains("METAHOOK_DATABASE_KEY_FILE cannot be read"), output);
+        } finally {
+            process.destroyForcibly();
+        }
     }
 
     @Test

@@ -138,10 +138,31 @@ class ManifestsTest {
         assertEquals("8080", container.getEnv().stream().filter(e -> e.getName().equals("PORT")).findFirst().orElseThrow().getValue());
         assertEquals("/readyz", container.getReadinessProbe().getHttpGet().getPath());
         assertEquals("/healthz", container.getLivenessProbe().getHttpGet().getPath());
-        assertEquals(2, deployment.getSpec().getReplicas());
+        assertEquals(null, deployment.getSpec().getReplicas(), "the HorizontalPodAutoscaler owns the count");
         assertEquals(false, deployment.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken());
         assertEquals(true, container.getSecurityContext().getReadOnlyRootFilesystem());
         assertEquals(true, deployment.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot());
+    }
+
+    @Test
+    void probesUseThePlainManagementPortAndEachCallerIsAdmittedToItsPort() throws IOException {
+        Deployment deployment = Json.convert(only("metacontroller", "Deployment"), Deployment.class);
+        var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        String managementPort = container.getEnv().stream().filter(e -> e.getName().equals("MANAGEMENT_PORT")).findFirst().orElseThrow().getValue();
+        int management = container.getPorts().stream().filter(p -> p.getName().equals("management")).findFirst().orElseThrow().getContainerPort();
+        assertEquals(Integer.parseInt(managementPort), management);
+        assertEquals("management", container.getReadinessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals("management", container.getLivenessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals(null, container.getReadinessProbe().getHttpGet().getScheme(), "plain HTTP, whatever TLS the hook port has");
+        Map<String, Integer> admitted = new TreeMap<>();
+        for (JsonNode rule : only("metacontroller", "NetworkPolicy").at("/spec/ingress")) {
+            for (JsonNode from : rule.path("from")) {
+                for (JsonNode port : rule.path("ports")) {
+                    admitted.put(from.at("/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText(), port.path("port").asInt());
+                }
+            }
+        }
+        assertEquals(Map.of("metacontroller", 8080, "monitoring", management), admitted, "hooks from Metacontroller, metrics from monitoring");
     }
 
     @Test
@@ -155,8 +176,150 @@ class ManifestsTest {
             kinds.add(document.path("kind").asText());
         }
         assertEquals(List.of("Namespace", "ServiceAccount", "Service", "Deployment", "PodDisruptionBudget",
-                "CompositeController", "CompositeController", "CustomResourceDefinition", "CustomResourceDefinition",
-                "NetworkPolicy").stream().sorted().toList(), kinds.stream().sorted().toList());
+                "HorizontalPodAutoscaler", "CompositeController", "CompositeController", "CustomResourceDefinition",
+                "CustomResourceDefinition", "NetworkPolicy").stream().sorted().toList(), kinds.stream().sorted().toList());
+    }
+
+    /** At least two replicas, kept apart by node and zone, scaled with CPU; a drain keeps one serving. */
+    @Test
+    void theReplicasAreSpreadAutoscaledAndProtectedFromDrains() throws IOException {
+        JsonNode deployment = only("metacontroller", "Deployment");
+        JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+        List<String> keys = new ArrayList<>();
+        for (JsonNode constraint : deployment.at("/spec/template/spec/topologySpreadConstraints")) {
+            keys.add(constraint.path("topologyKey").asText());
+            assertEquals(1, constraint.path("maxSkew").asInt());
+            assertEquals("ScheduleAnyway", constraint.path("whenUnsatisfiable").asText(), "a single-node cluster still runs every replica");
+            assertEquals(deployment.at("/spec/selector/matchLabels"), constraint.at("/labelSelector/matchLabels"));
+        }
+        assertEquals(List.of("kubernetes.io/hostname", "topology.kubernetes.io/zone"), keys);
+        JsonNode autoscaler = only("metacontroller", "HorizontalPodAutoscaler");
+        assertEquals("autoscaling/v2", autoscaler.path("apiVersion").asText());
+        assertEquals(Json.parse("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"metahook\"}".getBytes()),
+                autoscaler.at("/spec/scaleTargetRef"));
+        assertEquals(deployment.at("/metadata/namespace"), autoscaler.at("/metadata/namespace"));
+        int min = autoscaler.at("/spec/minReplicas").asInt();
+        JsonNode budget = only("metacontroller", "PodDisruptionBudget");
+        assertTrue(min >= 2 && budget.at("/spec/minAvailable").asInt() < min, "a voluntary disruption leaves a replica serving");
+        assertTrue(autoscaler.at("/spec/maxReplicas").asInt() > min);
+        assertEquals("cpu", autoscaler.at("/spec/metrics/0/resource/name").asText());
+        assertTrue(deployment.at("/spec/template/spec/containers/0/resources/requests/cpu").isTextual(), "utilisation needs a CPU request");
+        assertEquals(deployment.at("/spec/selector/matchLabels"), budget.at("/spec/selector/matchLabels"));
+        deployment.at("/spec/selector/matchLabels").fields().forEachRemaining(label -> assertEquals(label.getValue(), podLabels.get(label.getKey())));
+    }
+
+    /** A startup probe on the liveness endpoint gives a cold start a minute before liveness can restart it. */
+    @Test
+    void aStartupProbeCoversAColdStart() throws IOException {
+        JsonNode container = only("metacontroller", "Deployment").at("/spec/template/spec/containers/0");
+        JsonNode startup = container.path("startupProbe");
+        assertEquals("/healthz", startup.at("/httpGet/path").asText());
+        assertEquals("http", startup.at("/httpGet/port").asText());
+        assertTrue(startup.path("periodSeconds").asInt() * startup.path("failureThreshold").asInt() >= 60, startup.toString());
+        assertTrue(container.at("/livenessProbe/initialDelaySeconds").isMissingNode(), "the startup probe replaces an initial delay");
+    }
+
+    /** The namespace enforces the restricted Pod Security profile, and every container of the Deployment meets it. */
+    @Test
+    void theNamespaceEnforcesTheRestrictedProfileAndThePodMeetsIt() throws IOException {
+        JsonNode labels = only("metacontroller", "Namespace").at("/metadata/labels");
+        for (String mode : List.of("enforce", "warn", "audit")) {
+            assertEquals("restricted", labels.path("pod-security.kubernetes.io/" + mode).asText(), mode);
+            assertTrue(labels.path("pod-security.kubernetes.io/" + mode + "-version").asText().matches("latest|v1\\.\\d+"), mode);
+        }
+        JsonNode pod = only("metacontroller", "Deployment").at("/spec/template/spec");
+        assertEquals(only("metacontroller", "Namespace").at("/metadata/name"), only("metacontroller", "Deployment").at("/metadata/namespace"));
+        assertTrue(pod.at("/securityContext/runAsNonRoot").asBoolean());
+        assertTrue(pod.at("/securityContext/runAsUser").asInt() > 0);
+        for (String host : List.of("hostNetwork", "hostPID", "hostIPC")) {
+            assertTrue(!pod.path(host).asBoolean(false), host);
+        }
+        for (JsonNode volume : pod.path("volumes")) {
+            List<String> types = new ArrayList<>();
+            volume.fieldNames().forEachRemaining(types::add);
+            types.remove("name");
+            assertTrue(Set.of("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret")
+                    .containsAll(types), "volume " + volume);
+        }
+        List<JsonNode> containers = new ArrayList<>();
+        pod.path("initContainers").forEach(containers::add);
+        pod.path("containers").forEach(containers::add);
+        for (JsonNode container : containers) {
+            String name = container.path("name").asText();
+            JsonNode security = container.path("securityContext");
+            assertEquals(false, security.path("allowPrivilegeEscalation").asBoolean(true), name);
+            assertEquals("[\"ALL\"]", security.at("/capabilities/drop").toString(), name);
+            assertTrue(security.at("/capabilities/add").isMissingNode(), name);
+            assertTrue(!security.path("privileged").asBoolean(false), name);
+            assertEquals("RuntimeDefault", security.at("/seccompProfile/type").asText(pod.at("/securityContext/seccompProfile/type").asText()), name);
+            assertTrue(security.path("runAsNonRoot").asBoolean(true) && security.path("runAsUser").asInt(1) > 0, name);
+            container.path("ports").forEach(port -> assertTrue(port.path("hostPort").isMissingNode(), name));
+        }
+    }
+
+    /**
+     * README's overlay: the image set with kustomize {@code images:}, and on a Metacontroller before
+     * v4.16 the component that drops {@code endpointConfigs}, the token the service would then never
+     * receive, and every namespace but {@code metacontroller} from the NetworkPolicy.
+     */
+    @Test
+    void anOverlaySetsTheImageAndTheComponentRunsWithoutTheToken() throws Exception {
+        Path overlay = Path.of("target/kustomize-overlay-test");
+        Files.createDirectories(overlay);
+        Files.writeString(overlay.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources:
+                - ../../metacontroller
+                images:
+                - name: ghcr.io/metahook/metahook
+                  newName: registry.example.com/team/metahook
+                  newTag: 0.1.0-test
+                """);
+        List<JsonNode> withImage = kustomize(overlay);
+        JsonNode deployment = ofKind(withImage, "Deployment").get(0);
+        assertEquals("registry.example.com/team/metahook:0.1.0-test", deployment.at("/spec/template/spec/containers/0/image").asText());
+        assertEquals(kinds(kustomize(Path.of("metacontroller"))), kinds(withImage));
+        for (JsonNode controller : ofKind(withImage, "CompositeController")) {
+            assertEquals("metahook.metahook-system", controller.at("/spec/endpointConfigs/0/host").asText());
+        }
+
+        Files.writeString(overlay.resolve("kustomization.yaml"), Files.readString(overlay.resolve("kustomization.yaml"))
+                + "components:\n- ../../metacontroller/components/before-v4.16\n");
+        List<JsonNode> older = kustomize(overlay);
+        assertEquals(kinds(withImage), kinds(older));
+        for (JsonNode controller : ofKind(older, "CompositeController")) {
+            assertTrue(controller.at("/spec/endpointConfigs").isMissingNode(), controller.at("/metadata/name").asText());
+            assertTrue(controller.at("/spec/hooks/sync/webhook/url").asText().startsWith(HOOK_BASE + "/"));
+        }
+        JsonNode pod = ofKind(older, "Deployment").get(0).at("/spec/template/spec");
+        String rendered = pod.toString();
+        assertTrue(!rendered.contains("AUTH_BEARER_TOKEN_FILE") && !rendered.contains("hook-token"), rendered);
+        assertTrue(rendered.contains("METAHOOK_DATABASE_KEY_FILE") && rendered.contains("metahook-database-key"), "the rest of the pod is kept");
+        assertEquals("registry.example.com/team/metahook:0.1.0-test", pod.at("/containers/0/image").asText());
+        JsonNode from = ofKind(older, "NetworkPolicy").get(0).at("/spec/ingress/0/from");
+        assertEquals(1, from.size(), from.toString());
+        assertEquals("metacontroller", from.at("/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText());
+    }
+
+    private static List<JsonNode> kustomize(Path dir) throws Exception {
+        Process process = new ProcessBuilder("kubectl", "kustomize", dir.toString()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        List<JsonNode> documents = new ArrayList<>();
+        for (JsonNode document : YAML.readValues(new YAMLFactory().createParser(output), JsonNode.class).readAll()) {
+            documents.add(Json.parse(Json.mapper().writeValueAsBytes(document)));
+        }
+        return documents;
+    }
+
+    private static List<JsonNode> ofKind(List<JsonNode> documents, String kind) {
+        return documents.stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
+    }
+
+    private static List<String> kinds(List<JsonNode> documents) {
+        return documents.stream().map(d -> d.path("kind").asText()).sorted().toList();
     }
 
 

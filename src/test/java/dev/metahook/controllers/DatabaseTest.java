@@ -4,6 +4,7 @@ import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
 import static dev.metahook.testing.Cluster.json;
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -20,6 +21,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Database through HTTP: each phase, the credentials, the claim template, and every step of its teardown. */
 class DatabaseTest {
@@ -110,13 +113,35 @@ class DatabaseTest {
         assertEquals(json("{'exec':{'command':['pg_isready','-U','app']}}"), statefulSet.at("/spec/template/spec/containers/0/readinessProbe"));
     }
 
+    private static String firstPassword(ObjectNode database) {
+        String name = database.at("/metadata/name").asText();
+        return decoded(child(sync(database, List.of()), "Secret", name + "-credentials"), "password");
+    }
+
     @Test
     void derivesTheSamePasswordForTheSameDatabaseAndAnotherForAnother() {
-        String first = decoded(child(sync(database(), List.of()), "Secret", "orders-credentials"), "password");
-        assertEquals(first, decoded(child(sync(database(), List.of()), "Secret", "orders-credentials"), "password"));
-        ObjectNode other = database();
-        other.with("metadata").put("uid", "00000000-1111-4222-8333-444444444444");
-        assertNotEquals(first, decoded(child(sync(other, List.of()), "Secret", "orders-credentials"), "password"));
+        String first = firstPassword(database());
+        assertEquals(first, firstPassword(database()));
+        ObjectNode elsewhere = database();
+        elsewhere.with("metadata").put("namespace", "billing");
+        assertNotEquals(first, firstPassword(elsewhere));
+        ObjectNode renamed = database();
+        renamed.with("metadata").put("name", "invoices");
+        assertNotEquals(first, firstPassword(renamed));
+        assertNotEquals(firstPassword(elsewhere), firstPassword(renamed));
+    }
+
+    /** Deleted and created again: a new uid, the same retained claim data-orders-0, so the password it was initialised with. */
+    @Test
+    void aRecreatedDatabaseGetsThePasswordItsRetainedVolumeWasInitialisedWith() {
+        ObjectNode before = database();
+        List<ObjectNode> observed = running(before, READY);
+        String initialised = decoded(find(observed, "Secret", "orders-credentials"), "password");
+        ObjectNode recreated = database();
+        recreated.with("metadata").put("uid", "00000000-1111-4222-8333-444444444444").put("creationTimestamp", "2026-11-29T17:00:00Z");
+        assertNotEquals(before.at("/metadata/uid"), recreated.at("/metadata/uid"));
+        JsonNode secret = child(sync(recreated, List.of()), "Secret", "orders-credentials");
+        assertEquals(initialised, decoded(secret, "password"));
     }
 
     @Test
@@ -127,6 +152,50 @@ class DatabaseTest {
         secret.with("data").put("password", Base64.getEncoder().encodeToString("set-by-someone-else".getBytes()));
         JsonNode response = sync(database, observed);
         assertEquals(secret.get("data"), child(response, "Secret", "orders-credentials").get("data"));
+    }
+
+    @Test
+    void refusesTheSecretUnderAnotherKeyRatherThanDerivingANewPassword() {
+        ObjectNode database = database();
+        ObjectNode request = request(database, running(database, "{}"), false);
+        ObjectNode secrets = request.with("children").with("Secret.v1");
+        secrets.set("other", secrets.remove("orders-credentials"));
+        given().port(server.port()).contentType("application/json").body(dev.metahook.testing.Requests.bytes(request))
+                .post("/database/sync").then()
+                .statusCode(400)
+                .body("pointer", org.hamcrest.Matchers.equalTo("/children/Secret.v1/other/metadata/name"));
+    }
+
+    @Test
+    void neverLogsThePasswordNotEvenAtDebugLevel() {
+        ch.qos.logback.classic.Logger calls = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("metahook.calls");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        ch.qos.logback.classic.Level level = calls.getLevel();
+        calls.setLevel(ch.qos.logback.classic.Level.DEBUG);
+        calls.addAppender(appender);
+        JsonNode secret;
+        try {
+            ObjectNode database = database();
+            List<ObjectNode> observed = running(database, READY);
+            ObjectNode observedSecret = find(observed, "Secret", "orders-credentials");
+            observedSecret.putObject("stringData").put("extra", "plain-text-secret");
+            secret = child(sync(database, observed), "Secret", "orders-credentials");
+            assertTrue(observedSecret.at("/metadata/annotations").toString().contains(secret.at("/data/password").asText()),
+                    "the observed Secret's last-applied annotation holds the password too");
+        } finally {
+            calls.detachAppender(appender);
+            calls.setLevel(level);
+        }
+        String password = decoded(secret, "password");
+        List<String> logged = appender.list.stream().map(event -> event.getFormattedMessage() + " " + event.getKeyValuePairs()).toList();
+        assertTrue(logged.stream().anyMatch(line -> line.contains("hook call bodies") && line.contains("<redacted>")), logged.toString());
+        assertTrue(logged.stream().anyMatch(line -> line.contains("orders-credentials")), "the rest of the bodies is logged");
+        for (String line : logged) {
+            assertFalse(line.contains(password), line);
+            assertFalse(line.contains(secret.at("/data/password").asText()), line);
+            assertFalse(line.contains("plain-text-secret"), line);
+        }
     }
 
     @Test
@@ -176,6 +245,37 @@ class DatabaseTest {
                 response.at("/status/conditions/2/message").asText());
         assertEquals(WebAppTest.asLastApplied(find(observed, "StatefulSet", "orders")), child(response, "StatefulSet", "orders"));
         assertEquals(4, response.get("children").size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"1e1000000000", "1e2147483648", "1e-1000000000", "9Ei", "0", "-1Gi", "100000000000000000000"})
+    void aStorageNoVolumeCanHaveIsAnInvalidSpecThatKeepsChildren(String storage) {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        database.with("spec").put("storage", storage);
+        JsonNode response = sync(database, observed);
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("spec.storage: " + storage + " is no size a volume can have: it must be more than 0 and at most 8Ei",
+                response.at("/status/conditions/2/message").asText());
+        assertEquals(WebAppTest.asLastApplied(find(observed, "StatefulSet", "orders")), child(response, "StatefulSet", "orders"));
+        assertEquals(4, response.get("children").size());
+        assertEquals("Failed", sync(database, List.of()).at("/status/phase").asText(), "refused before any StatefulSet too");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"my.app", "a23456789012345678901234567890123456789012345678901"})
+    void aNameThatMakesAChildNameTheApiServerRefusesStallsWithInvalidSpec(String name) {
+        ObjectNode database = database();
+        database.with("metadata").put("name", name);
+        JsonNode response = sync(database, List.of());
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("Failed", response.at("/status/phase").asText());
+        assertTrue(response.at("/status/conditions/2/message").asText().startsWith("metadata.name: Database \"" + name + "\" would name a child"),
+                response.toString());
+        assertTrue(response.at("/status/conditions/2/message").asText().endsWith("recreate the Database under such a name of at most 50 characters"));
+        assertEquals(0, response.get("children").size());
+        database.with("metadata").put("name", "d".repeat(50));
+        assertEquals("Pending", sync(database, List.of()).at("/status/phase").asText(), "50 characters are fine");
     }
 
     @Test

@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * WebApp through the test kit (the engine that serves it, requests as Metacontroller sends them):
@@ -181,6 +183,20 @@ class WebAppTest {
                 sync(withSpec(webApp, "image", 42), observed).at("/status/conditions/2/message").asText());
         assertEquals("spec: is required, with at least spec.image",
                 sync(withSpec(webApp, "spec", null), observed).at("/status/conditions/2/message").asText());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"my.app", "Hello", "1st-app", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
+    void aNameNoServiceCanHaveStallsWithInvalidSpec(String name) {
+        WebApp webApp = webApp();
+        webApp.getMetadata().setName(name);
+        JsonNode response = sync(webApp, List.of());
+        assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
+        assertEquals("metadata.name: WebApp \"" + name + "\" would name a child \"" + name + "\", which the API server refuses: a Service"
+                + " or Job name is at most 63 characters of lower-case letters, digits and '-', starting with a letter and ending with a"
+                + " letter or digit; recreate the WebApp under such a name of at most 63 characters",
+                response.at("/status/conditions/2/message").asText());
+        assertEquals(0, response.get("children").size());
     }
 
     @Test

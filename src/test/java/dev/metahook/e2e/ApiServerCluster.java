@@ -55,15 +55,27 @@ final class ApiServerCluster implements Cluster {
         return after;
     }
 
+    /** Writes the status; an object the garbage collector removed meanwhile has none to write (its owner went first). */
     @Override
     public void setStatus(ObjectRef ref, JsonNode status) {
-        ObjectNode current = get(ref).orElseThrow();
+        Optional<ObjectNode> found = get(ref);
+        if (found.isEmpty()) {
+            return;
+        }
+        ObjectNode current = found.get();
         JsonNode wanted = Json.parse(CanonicalJson.bytes(status));
         if (wanted.equals(current.get("status"))) {
             return;
         }
         current.set("status", wanted);
-        resources(ref).resource(resource(current)).updateStatus();
+        try {
+            resources(ref).resource(resource(current)).updateStatus();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+                return;
+            }
+            throw e;
+        }
         writes++;
     }
 

@@ -142,6 +142,11 @@ final class ClusterRig implements Rig {
     }
 
     @Override
+    public Optional<List<String>> childUpdates(ObjectRef parent, String hook) {
+        return Optional.empty();
+    }
+
+    @Override
     public List<String> seen(ObjectRef parent, String pointer) {
         return history.seen(parent, pointer);
     }

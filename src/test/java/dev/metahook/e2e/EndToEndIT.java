@@ -115,6 +115,9 @@ class EndToEndIT {
                 .map(statefulSet -> statefulSet.at("/spec/replicas").intValue() == 0).orElse(false));
         rig.await("database", parent, true, "backed up, finalized, gone with its children",
                 () -> rig.get(parent).isEmpty() && rig.ownedBy(uid).isEmpty());
+        rig.childUpdates(parent, "finalize").ifPresent(updates -> assertEquals(
+                List.of(new ObjectRef("apps/v1", "StatefulSet", parent.namespace(), "orders").toString()), updates,
+                "the whole teardown updates one child once (the StatefulSet to 0 replicas); no waiting step sends an update"));
         List<String> steps = rig.seen(parent, "/status/conditions/1/reason");
         assertEquals(List.of("Draining", "BackingUp"), steps.subList(steps.indexOf("Draining"), steps.indexOf("BackingUp") + 1),
                 "the teardown steps as seen: " + steps);

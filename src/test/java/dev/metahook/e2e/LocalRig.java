@@ -16,6 +16,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,7 @@ final class LocalRig implements Rig {
     private final ApiServerCluster cluster;
     private final Map<String, Simulation> simulations = new HashMap<>();
     private final StatusHistory history = new StatusHistory();
+    private final Map<String, List<String>> updates = new HashMap<>();
 
     private LocalRig(Path dir, KubernetesClient client, Process hookService, int port) {
         this.dir = dir;
@@ -107,9 +109,17 @@ final class LocalRig implements Rig {
             Simulation.Run run = simulation.converge(parent, 20, workloadsReady);
             run.passes().stream().filter(pass -> pass.call() != null && pass.call().response() != null)
                     .forEach(pass -> history.record(parent, pass.call().response().path("status")));
+            run.passes().stream().filter(pass -> pass.call() != null).forEach(pass -> pass.updates().forEach(update ->
+                    updates.computeIfAbsent(parent + " " + pass.call().hook(), key -> new ArrayList<>())
+                            .add(update.child() + (update.needless() ? " (not asked for, at " + update.change() + ")" : ""))));
             assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop)");
         }
         Commands.waitFor(Duration.ofSeconds(60), what, check);
+    }
+
+    @Override
+    public Optional<List<String>> childUpdates(ObjectRef parent, String hook) {
+        return Optional.of(List.copyOf(updates.getOrDefault(parent + " " + hook, List.of())));
     }
 
     @Override

@@ -65,6 +65,14 @@ interface Rig extends AutoCloseable {
      */
     void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception;
 
+    /**
+     * Every update sent to an existing child of the parent after a call of this hook, in order
+     * ({@code apps/v1 StatefulSet default/orders}, marked when the answer did not ask for it); empty
+     * when the rig cannot count them (on a cluster, Metacontroller's writes that change nothing leave
+     * no trace outside the API server's audit log).
+     */
+    Optional<List<String>> childUpdates(ObjectRef parent, String hook);
+
     /** Every value the parent's status had at this JSON pointer, in order, repeats left out. */
     List<String> seen(ObjectRef parent, String pointer);
 

@@ -188,4 +188,15 @@ class ControllerApiTest {
         assertEquals(200, answer.status(), new String(answer.body()));
         return Json.parse(answer.body());
     }
+
+    @Test
+    void aDecoratorRequestWhoseRelatedObjectIsNotAnObjectIsABadRequest() {
+        DecoratorController<StatefulSet, Object> keep = (statefulSet, context) -> Result.keepingObserved();
+        ObjectNode request = (ObjectNode) Json.parse(Fixtures.bytes(DECORATOR_REQUEST));
+        request.with("related").putObject("ConfigMap.v1").put("ports", 42);
+        HookAnswer answer = new HookEngine(Controllers.builder().decorator("keep", StatefulSet.class, keep).build(), TestServer.CLOCK)
+                .handle("keep", "sync", CanonicalJson.bytes(request));
+        assertEquals(400, answer.status(), new String(answer.body()));
+        assertTrue(new String(answer.body()).contains("/related/ConfigMap.v1/ports"), new String(answer.body()));
+    }
 }

@@ -73,6 +73,94 @@ class AuthTest {
         }
     }
 
+    /** The status a call with this Authorization header gets, asked again (the file is looked at once a second) until it is {@code wanted} or 30 s passed. */
+    private static int eventually(TestServer server, String authorization, int wanted) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        int status;
+        do {
+            status = given().port(server.port()).header("Authorization", authorization).body(REQUEST).post("/widget/sync").then()
+                    .extract().statusCode();
+            if (status != wanted) {
+                Thread.sleep(100);
+            }
+        } while (status != wanted && System.nanoTime() < deadline);
+        return status;
+    }
+
+    @Test
+    void aDeletedTokenFileRefusesEveryCallUntilItIsBack() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+        try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
+            given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            Files.delete(token);
+            org.junit.jupiter.api.Assertions.assertEquals(401, eventually(server, "Bearer s3cret-token", 401), "fails closed");
+            Files.writeString(token, "s3cret-token\n");
+            org.junit.jupiter.api.Assertions.assertEquals(200, eventually(server, "Bearer s3cret-token", 200), "and opens again");
+        }
+    }
+
+    @Test
+    void anUnreadableTokenFileRefusesEveryCall() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+        try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
+            given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            Files.delete(token);
+            Files.createDirectory(token);
+            org.junit.jupiter.api.Assertions.assertEquals(401, eventually(server, "Bearer s3cret-token", 401));
+        }
+    }
+
+    @Test
+    void aTokenFileEmptiedThenDeletedRefusesCallsWithout500() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+        try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
+            Files.writeString(token, "");
+            Files.setLastModifiedTime(token, FileTime.from(Instant.now().plusSeconds(5)));
+            org.junit.jupiter.api.Assertions.assertEquals(401, eventually(server, "Bearer s3cret-token", 401));
+            Files.delete(token);
+            for (int i = 0; i < 15; i++) {
+                given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(401);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    @Test
+    void bindsBasicAuthUserNamesToTheirPasswordsLineByLine() throws Exception {
+        Path users = Files.writeString(dir.resolve("username"), "alice\nbob\n");
+        Path passwords = Files.writeString(dir.resolve("password"), "alice-password\nbob-password\n");
+        try (TestServer server = server(new ServerConfig.Auth(null, users, passwords))) {
+            given().port(server.port()).header("Authorization", basic("alice", "alice-password")).body(REQUEST).post("/widget/sync").then().statusCode(200);
+            given().port(server.port()).header("Authorization", basic("bob", "bob-password")).body(REQUEST).post("/widget/sync").then().statusCode(200);
+            given().port(server.port()).header("Authorization", basic("alice", "bob-password")).body(REQUEST).post("/widget/sync").then().statusCode(401);
+            given().port(server.port()).header("Authorization", basic("bob", "alice-password")).body(REQUEST).post("/widget/sync").then().statusCode(401);
+        }
+    }
+
+    @Test
+    void oneUserNameGoesWithEveryPasswordForRotation() throws Exception {
+        Path users = Files.writeString(dir.resolve("username"), "metacontroller\n");
+        Path passwords = Files.writeString(dir.resolve("password"), "old\nnew\n");
+        try (TestServer server = server(new ServerConfig.Auth(null, users, passwords))) {
+            given().port(server.port()).header("Authorization", basic("metacontroller", "old")).body(REQUEST).post("/widget/sync").then().statusCode(200);
+            given().port(server.port()).header("Authorization", basic("metacontroller", "new")).body(REQUEST).post("/widget/sync").then().statusCode(200);
+        }
+    }
+
+    @Test
+    void refusesToStartWithFilesThatDoNotPairUpOrHoldNothing() throws Exception {
+        Path users = Files.writeString(dir.resolve("username"), "alice\nbob\n");
+        Path passwords = Files.writeString(dir.resolve("password"), "a\nb\nc\n");
+        Path empty = Files.writeString(dir.resolve("empty"), "\n");
+        org.junit.jupiter.api.Assertions.assertEquals("AUTH_BASIC_USERNAME_FILE has 2 user names and AUTH_BASIC_PASSWORD_FILE 3 passwords: give one"
+                + " user name for every password, or one user name per password, line by line",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> server(new ServerConfig.Auth(null, users, passwords))).getMessage());
+        org.junit.jupiter.api.Assertions.assertEquals("AUTH_BEARER_TOKEN_FILE (" + empty + "): holds no credentials",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> server(new ServerConfig.Auth(empty, null, null))).getMessage());
+    }
+
     private static String basic(String user, String password) {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }

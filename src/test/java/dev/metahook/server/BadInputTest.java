@@ -100,6 +100,33 @@ class BadInputTest {
                 .body("detail", containsString("is other, but its key hello says hello"));
     }
 
+    /** A child the controller never reads is checked all the same: its place in the request must say what it is. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "name is not its key | Secret.v1 | other | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"hello-credentials\",\"namespace\":\"default\"}} | /children/Secret.v1/other/metadata/name | is hello-credentials, but its key other says other",
+            "kind of another group | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"hello\"}} | /children/Secret.v1/hello | object is ConfigMap.v1 but sits in group Secret.v1",
+            "apiVersion of another group | Secret.v1 | hello | {\"apiVersion\":\"v2\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"hello\"}} | /children/Secret.v1/hello | object is Secret.v2 but sits in group Secret.v1",
+            "namespace is not its key's | Secret.v1 | default/hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"hello\",\"namespace\":\"prod\"}} | /children/Secret.v1/default~1hello/metadata/namespace | is prod, but its key default/hello says default",
+            "escaped name that is its key | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"h\\u0065llo\"},\"metadata\":{\"name\":\"other\"}} | /children/Secret.v1/hello/metadata/name | is other, but its key hello says hello",
+            "no metadata | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\"} | /children/Secret.v1/hello/metadata | required field is missing",
+            "name not a string | Secret.v1 | hello | {\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":7}} | /children/Secret.v1/hello/metadata/name | expected a non-empty string",
+    })
+    void checksTheIdentityOfEveryObservedChildReadOrNot(String what, String group, String key, String child, String pointer, String detail) {
+        String request = new String(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)), StandardCharsets.UTF_8)
+                .replace("\"children\":{", "\"children\":{\"" + group + "\":{\"" + key + "\":" + child + "},");
+        problem("/widget/sync", request, 400)
+                .body("pointer", equalTo(pointer))
+                .body("detail", containsString(detail));
+    }
+
+    @Test
+    void acceptsAChildWhoseIdentityIsWrittenWithEscapes() {
+        String request = new String(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)), StandardCharsets.UTF_8)
+                .replace("\"children\":{", "\"children\":{\"Secret.v1\":{\"default/h\u00e9llo\":{\"apiVersion\":\"v\\u0031\","
+                        + "\"kind\":\"Secret\",\"metadata\":{\"namespace\":\"default\",\"name\":\"h\\u00e9llo\"}}},");
+        post("/widget/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode(200);
+    }
+
     @Test
     void namesAKeptChildWhoseMetadataIsMalformedEvenThoughItsAnnotationIsFine() {
         ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
@@ -107,6 +134,43 @@ class BadInputTest {
         byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"), List.of(child), false));
         problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/namespace"));
+    }
+
+    /** The bytes of a request whose text has {@code NAME} replaced by raw bytes, UTF-8 or not. */
+    private static byte[] withRawBytes(String request, byte[] raw) {
+        String[] parts = request.split("NAME", 2);
+        byte[] before = parts[0].getBytes(StandardCharsets.UTF_8);
+        byte[] after = parts[1].getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[before.length + raw.length + after.length];
+        System.arraycopy(before, 0, out, 0, before.length);
+        System.arraycopy(raw, 0, out, before.length, raw.length);
+        System.arraycopy(after, 0, out, before.length + raw.length, after.length);
+        return out;
+    }
+
+    /** Overlong {@code /} (C0 AF) and a CESU-8 surrogate pair (ED A0 80 ED B0 80): not UTF-8, wherever they are. */
+    @ParameterizedTest(name = "{0} in {1}")
+    @CsvSource({"C0AF, parent", "EDA080EDB080, parent", "C0AF, child", "EDA080EDB080, child", "C0AF, customize", "C0AF, controller",
+            "FF, parent"})
+    void refusesBytesThatAreNotUtf8InEveryPartOfARequest(String hex, String where) {
+        byte[] raw = java.util.HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
+        String placeholder = "hel" + "NAME" + "lo";
+        ObjectNode request = Requests.sync(Requests.widget(where.equals("parent") || where.equals("customize") ? placeholder : "hello", 1, "hi"),
+                where.equals("child") ? List.of(Requests.observedConfigMap("hello", 1, placeholder)) : List.of(), false);
+        if (where.equals("controller")) {
+            request.with("controller").with("metadata").put("name", placeholder);
+        }
+        String text = new String(Requests.bytes(request), StandardCharsets.UTF_8);
+        String path = "/widget/sync";
+        if (where.equals("customize")) {
+            text = "{\"controller\":{},\"parent\":" + request.get("parent") + "}";
+            path = "/widget/customize";
+        }
+        byte[] body = withRawBytes(text, raw);
+        given().port(server.port()).contentType("application/json").body(body).post(path).then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("detail", containsString("not UTF-8"));
     }
 
     @Test

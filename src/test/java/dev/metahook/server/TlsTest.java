@@ -68,6 +68,30 @@ class TlsTest {
     }
 
     @Test
+    void probesAndMetricsReachThePlainManagementPortWhileHooksNeedTheClientCertificate() throws Exception {
+        Certificates certificates = new Certificates(dir);
+        ServerConfig config = ServerConfig.defaults()
+                .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, certificates.caCert))
+                .withManagementPort(0);
+        try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
+            HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            for (String path : List.of("/healthz", "/readyz", "/metrics")) {
+                HttpResponse<String> response = plain.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.managementPort() + path)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, response.statusCode(), path);
+            }
+            assertEquals(true, plain.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.managementPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body().contains("metahook_hook_in_flight"));
+            HttpResponse<String> hook = plain.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.managementPort() + "/widget/sync"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(REQUEST)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, hook.statusCode(), "no hook on the management port");
+            assertEquals("application/problem+json", hook.headers().firstValue("Content-Type").orElse("").replaceAll(";.*", ""));
+            assertThrows(IOException.class, () -> post(client(certificates, false), server, null), "the hook port still needs the certificate");
+            assertEquals(200, post(client(certificates, true), server, null).statusCode());
+        }
+    }
+
+    @Test
     void saysWhichFilesCannotBeUsed() throws Exception {
         Path garbage = Files.writeString(dir.resolve("tls.crt"), "not a certificate");
         ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(garbage, garbage, null));

@@ -126,6 +126,27 @@ class LifecycleTest {
         assertEquals(List.of(), simulation.store().all(), "the Database and its children are gone");
     }
 
+    /** The retained claim data-orders-0 outlives the Database: created again (a new uid), it must get the password the data has. */
+    @Test
+    void aDatabaseDeletedAndCreatedAgainKeepsItsPassword() {
+        Simulation simulation = simulation("database");
+        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
+        simulation.converge(parent, 10, true);
+        String uid = simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText();
+        String password = get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText();
+        ObjectNode gone = Cluster.manifest("examples/database.yaml");
+        gone.with("spec").put("deletionPolicy", "Delete");
+        simulation.edit(gone);
+        simulation.delete(parent);
+        assertTrue(simulation.pass(parent, false).finalized());
+        assertEquals(List.of(), simulation.store().all(), "the Secret went with the Database");
+
+        simulation.create(Cluster.manifest("examples/database.yaml"));
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        assertFalse(uid.equals(simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText()), "a new uid");
+        assertEquals(password, get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText());
+    }
+
     @Test
     void aFailedBackupStallsUntilThePolicySaysDelete() {
         Simulation simulation = simulation("database");

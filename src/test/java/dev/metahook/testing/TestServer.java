@@ -35,6 +35,11 @@ public final class TestServer implements AutoCloseable {
         return server.port();
     }
 
+    /** The management port, or -1 when the server has none. */
+    public int managementPort() {
+        return server.managementPort();
+    }
+
     public String url(String path) {
         return "http://127.0.0.1:" + port() + path;
     }

@@ -11,8 +11,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The credentials Secret. Its password never changes once created (the observed data is returned as
- * it is), and before that it is a keyed hash of the parent's uid: two concurrent first syncs, or two
- * replicas given the same key, write the same Secret, and two Databases get different passwords.
+ * it is), and before that it is a keyed hash of the parent's {@code <namespace>/<name>}: two concurrent
+ * first syncs, or two replicas given the same key, write the same Secret; two Databases get different
+ * passwords; and a Database deleted and created again under the same name (a new uid) gets the
+ * password its retained volume {@code data-<name>-0} was initialised with.
  */
 final class Credentials {
     static final String USERNAME = "app";
@@ -43,17 +45,19 @@ final class Credentials {
         return secret;
     }
 
-    /** The uid Metacontroller always sends; a hand-written request without one falls back to namespace/name. */
+    /**
+     * What the password is keyed by: the namespace and name, which outlive the Database with its
+     * retained claim; never the uid, which a re-created Database does not share with its data.
+     */
     private static String identity(Database database) {
-        String uid = database.getMetadata().getUid();
-        return uid != null ? uid : database.getMetadata().getNamespace() + "/" + database.getMetadata().getName();
+        return database.getMetadata().getNamespace() + "/" + database.getMetadata().getName();
     }
 
-    String password(String uid) {
+    String password(String identity) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            byte[] digest = mac.doFinal(("metahook database password " + uid).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = mac.doFinal(("metahook database password " + identity).getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest).substring(0, PASSWORD_LENGTH);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("every Java runtime has HmacSHA256", e);

@@ -10,10 +10,12 @@ import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.Result;
 import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
+import dev.metahook.controllers.ChildNames;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,6 +37,7 @@ public final class DatabaseController implements CompositeController<Database, D
     public Result<Database.Status> sync(Database database, Context context) {
         ObservedChildren children = context.children();
         String name = database.getMetadata().getName();
+        ChildNames.requireDnsLabels("Database", name, List.of(name, DatabaseChildren.headlessName(name), DatabaseChildren.backupJobName(name)));
         Optional<StatefulSet> running = children.get(StatefulSet.class, name);
         DesiredDatabase desired = DesiredDatabase.of(database.getSpec(), running);
         return Result.of(

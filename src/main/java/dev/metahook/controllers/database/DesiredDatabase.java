@@ -1,6 +1,7 @@
 package dev.metahook.controllers.database;
 
 import dev.metahook.api.TerminalException;
+import dev.metahook.controllers.Quantities;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -31,6 +32,9 @@ record DesiredDatabase(String version, String storage, String deletionPolicy) {
         if (!QUANTITY.matcher(storage).matches()) {
             throw invalid("spec.storage: must be a Kubernetes quantity such as 1Gi, got \"" + storage + "\"");
         }
+        if (Quantities.bytes(storage).isEmpty()) {
+            throw invalid("spec.storage: " + storage + " is no size a volume can have: it must be more than 0 and at most 8Ei");
+        }
         String deletionPolicy = orDefault(given.deletionPolicy(), "Backup");
         if (!deletionPolicy.equals("Backup") && !deletionPolicy.equals("Delete")) {
             throw invalid("spec.deletionPolicy: must be Backup or Delete, got \"" + deletionPolicy + "\"");
@@ -45,7 +49,7 @@ record DesiredDatabase(String version, String storage, String deletionPolicy) {
 
     private static void checkAgainst(StatefulSet running, String version, String storage) {
         runningStorage(running).ifPresent(was -> {
-            if (Quantity.getAmountInBytes(new Quantity(was)).compareTo(Quantity.getAmountInBytes(new Quantity(storage))) != 0) {
+            if (!Quantities.sameSize(was, storage)) {
                 throw invalid("spec.storage: cannot change once the database exists (was " + was + ", now " + storage
                         + "); set it back to " + was);
             }

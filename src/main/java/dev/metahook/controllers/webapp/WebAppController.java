@@ -7,6 +7,7 @@ import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.Result;
 import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
+import dev.metahook.controllers.ChildNames;
 import dev.metahook.controllers.Labels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -37,7 +38,9 @@ public final class WebAppController implements CompositeController<WebApp, WebAp
     @Override
     public Result<WebApp.Status> sync(WebApp webApp, Context context) {
         DesiredApp app = DesiredApp.of(webApp.getSpec());
-        Optional<Deployment> observed = context.children().get(Deployment.class, webApp.getMetadata().getName());
+        String name = webApp.getMetadata().getName();
+        ChildNames.requireDnsLabels("WebApp", name, List.of(name));
+        Optional<Deployment> observed = context.children().get(Deployment.class, name);
         Conditions conditions = Rollout.of(observed, app).report(Conditions.from(webApp, context.clock()), observed, app);
         return Result.of(deployment(webApp, app), service(webApp, app))
                 .deletingUnlisted()

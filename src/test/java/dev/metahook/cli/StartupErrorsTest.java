@@ -1,0 +1,54 @@
+package dev.metahook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** A setting or a file the service cannot use stops it at start: one line naming it, exit code 2, no stack trace. */
+class StartupErrorsTest {
+    @TempDir
+    static Path dir;
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({
+            "AUTH_BEARER_TOKEN_FILE, missing-file, metahook: AUTH_BEARER_TOKEN_FILE",
+            "AUTH_BEARER_TOKEN_FILE, empty-file, metahook: AUTH_BEARER_TOKEN_FILE",
+            "TLS_CERT_FILE, empty-file, metahook: TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used",
+            "MAX_BODY_SIZE, 2Gi, metahook: MAX_BODY_SIZE must be between 1 and 1Gi",
+    })
+    void aBadSettingIsOneLineAndExitCode2(String variable, String value, String message) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty"), "");
+        String setting = switch (value) {
+            case "missing-file" -> dir.resolve("missing").toString();
+            case "empty-file" -> empty.toString();
+            default -> value;
+        };
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName());
+        builder.environment().putAll(Map.of("HOST", "127.0.0.1", "PORT", "0", variable, setting));
+        if (variable.equals("TLS_CERT_FILE")) {
+            builder.environment().put("TLS_KEY_FILE", setting);
+        }
+        Path output = dir.resolve("output-" + variable + "-" + value);
+        Process process = builder.redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the process exits");
+            List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8).stream()
+                    .filter(line -> !line.contains("WARN") && !line.isBlank()).toList();
+            assertEquals(2, process.exitValue(), String.join("\n", lines));
+            assertEquals(1, lines.size(), String.join("\n", lines));
+            assertTrue(lines.get(0).startsWith(message), lines.get(0));
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+}

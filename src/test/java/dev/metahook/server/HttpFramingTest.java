@@ -1,0 +1,152 @@
+package dev.metahook.server;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.testing.RawHttp;
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.TestServer;
+import dev.metahook.wire.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Requests broken at the HTTP level, sent over raw sockets: every one gets its 4xx status and a
+ * problem+json body, never a 500 or an HTML page, and the log and metrics count the status sent.
+ */
+class HttpFramingTest {
+    private static final byte[] GOOD = Requests.bytes(Requests.sync(Requests.widget("framed", 2, "ok"), List.of(), false));
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(TestServer.widgets(), ServerConfig.defaults().withMaxBodySize(64 * 1024)
+                .withIdleTimeout(Duration.ofSeconds(1)));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @AfterEach
+    void aGoodRequestStillGetsItsAnswer() throws IOException {
+        RawHttp.Response response = RawHttp.send(server.port(), request("POST", "/widget/sync", GOOD, "Content-Length: " + GOOD.length), false);
+        assertEquals(200, response.status(), response.body());
+    }
+
+    private static byte[] request(String method, String path, byte[] body, String... headers) {
+        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+        for (String header : headers) {
+            head.append(header).append("\r\n");
+        }
+        byte[] start = head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] all = new byte[start.length + body.length];
+        System.arraycopy(start, 0, all, 0, start.length);
+        System.arraycopy(body, 0, all, start.length, body.length);
+        return all;
+    }
+
+    /** The answer is problem+json with this status in its body too, and says nothing of Java. */
+    private static JsonNode problem(RawHttp.Response response, int status) throws IOException {
+        assertEquals(status, response.status(), response.body());
+        assertTrue(response.header("Content-Type").startsWith("application/problem+json"), response.headers().toString());
+        JsonNode body = Json.mapper().readTree(response.body());
+        assertEquals(status, body.path("status").asInt(), response.body());
+        assertFalse(body.path("detail").asText().isEmpty(), response.body());
+        assertFalse(response.body().contains("org.eclipse") || response.body().contains("Exception"), response.body());
+        return body;
+    }
+
+    private static String metrics() {
+        return given().port(server.port()).get("/metrics").then().statusCode(200).extract().asString();
+    }
+
+    @Test
+    void aBodyShorterThanItsContentLengthIs400() throws IOException {
+        byte[] half = java.util.Arrays.copyOf(GOOD, GOOD.length / 2);
+        RawHttp.Response response = RawHttp.send(server.port(), request("POST", "/widget/sync", half, "Content-Length: " + GOOD.length), true);
+        assertTrue(problem(response, 400).path("detail").asText().contains("ended before"), response.body());
+        assertTrue(metrics().contains("code=\"400\",controller=\"widget\",hook=\"sync\",outcome=\"bad-framing\""), "the metric says 400");
+    }
+
+    @Test
+    void aChunkSizeOverflowIs400() throws IOException {
+        byte[] chunked = "ffffffffffffffff\r\n{}\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        problem(RawHttp.send(server.port(), request("POST", "/widget/sync", chunked, "Transfer-Encoding: chunked"), true), 400);
+        assertFalse(metrics().contains("code=\"500\""), "no 500 counted");
+    }
+
+    @Test
+    void aBodyThatStopsComingIs408AndCountedAs408() throws IOException {
+        byte[] part = java.util.Arrays.copyOf(GOOD, 10);
+        RawHttp.Response response = RawHttp.send(server.port(), request("POST", "/widget/sync", part, "Content-Length: " + GOOD.length), false);
+        problem(response, 408);
+        String metrics = metrics();
+        assertTrue(metrics.contains("code=\"408\",controller=\"widget\",hook=\"sync\",outcome=\"body-timeout\""), metrics);
+        assertFalse(metrics.contains("code=\"500\""), metrics);
+    }
+
+    @Test
+    void headersTooLargeAre431() throws IOException {
+        problem(RawHttp.send(server.port(), request("POST", "/widget/sync", GOOD, "Content-Length: " + GOOD.length,
+                "X-Padding: " + "x".repeat(20_000)), false), 431);
+    }
+
+    @Test
+    void aUriTooLongIs414() throws IOException {
+        problem(RawHttp.send(server.port(), request("POST", "/widget/" + "s".repeat(20_000), GOOD, "Content-Length: " + GOOD.length), false), 414);
+    }
+
+    @Test
+    void twoContentLengthsAre400() throws IOException {
+        problem(RawHttp.send(server.port(), request("POST", "/widget/sync", GOOD, "Content-Length: " + GOOD.length,
+                "Content-Length: " + (GOOD.length - 1)), false), 400);
+    }
+
+    @Test
+    void contentLengthWithChunkedIs400() throws IOException {
+        byte[] chunked = (Integer.toHexString(GOOD.length) + "\r\n" + new String(GOOD, StandardCharsets.ISO_8859_1) + "\r\n0\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        problem(RawHttp.send(server.port(), request("POST", "/widget/sync", chunked, "Content-Length: " + GOOD.length,
+                "Transfer-Encoding: chunked"), false), 400);
+    }
+
+    @Test
+    void badPercentEncodingIs400() throws IOException {
+        problem(RawHttp.send(server.port(), request("POST", "/widget/sy%zznc", GOOD, "Content-Length: " + GOOD.length), false), 400);
+    }
+
+    @Test
+    void noHostIs400() throws IOException {
+        String head = "POST /widget/sync HTTP/1.1\r\nConnection: close\r\nContent-Length: " + GOOD.length + "\r\n\r\n";
+        byte[] bytes = (head + new String(GOOD, StandardCharsets.ISO_8859_1)).getBytes(StandardCharsets.ISO_8859_1);
+        problem(RawHttp.send(server.port(), bytes, false), 400);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"GET", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND", "FOO"})
+    void everyOtherMethodOnAHookPathIs405(String method) throws IOException {
+        RawHttp.Response response = RawHttp.send(server.port(), request(method, "/widget/sync", new byte[0]), false);
+        problem(response, 405);
+        assertEquals("POST", response.header("Allow"));
+    }
+
+    @Test
+    void headOnAHookPathIs405WithoutABody() throws IOException {
+        RawHttp.Response response = RawHttp.send(server.port(), request("HEAD", "/widget/sync", new byte[0]), false);
+        assertEquals(405, response.status());
+        assertEquals("POST", response.header("Allow"));
+    }
+}
