@@ -33,10 +33,11 @@ final class Hooks {
         String name = builtInName(spec);
         boolean hasKey = env.containsKey("METAHOOK_DATABASE_KEY") || env.containsKey("METAHOOK_DATABASE_KEY_FILE");
         byte[] key = hasKey ? DatabaseKey.fromEnvironment(env) : OFFLINE_KEY;
-        HookEngine engine = new HookEngine(BuiltInControllers.all(key), Clock.systemUTC());
+        HookEngine engine = new HookEngine(BuiltInControllers.all(key, env), Clock.systemUTC());
         if (!engine.controllers().names().contains(name)) {
             throw new UsageException("no built-in controller serves " + spec.name() + " (its sync hook points at /" + name
-                    + "/...); built in: " + engine.controllers().names() + "; give --url to call a hook elsewhere");
+                    + "/...); built in: " + engine.controllers().names() + " (" + BuiltInControllers.EXAMPLES
+                    + "=true adds Metacontroller's examples); give --url to call a hook elsewhere");
         }
         return new InProcessHook(engine, name);
     }

@@ -1,6 +1,7 @@
 package dev.metahook.cli;
 
 import dev.metahook.Metahook;
+import dev.metahook.api.Controllers;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
 import java.time.Clock;
@@ -54,10 +55,10 @@ public final class Main {
 
     private static void serve() {
         ServerConfig config;
-        byte[] databaseKey;
+        Controllers controllers;
         try {
             config = ServerConfig.fromEnvironment(System.getenv());
-            databaseKey = DatabaseKey.fromEnvironment(System.getenv());
+            controllers = BuiltInControllers.all(DatabaseKey.fromEnvironment(System.getenv()), System.getenv());
         } catch (IllegalArgumentException e) {
             System.err.println("metahook: " + e.getMessage());
             System.exit(2);
@@ -65,7 +66,7 @@ public final class Main {
         }
         HookServer server;
         try {
-            server = Metahook.serve(BuiltInControllers.all(databaseKey), config, Clock.systemUTC());
+            server = Metahook.serve(controllers, config, Clock.systemUTC());
         } catch (RuntimeException e) {
             System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
             System.exit(2);

@@ -147,7 +147,11 @@ public final class Checker {
                 + " writes differs from what the API server stores at " + update.change())).toList();
     }
 
-    /** A child answered once for a generation and left out later for the same one was deleted by accident. */
+    /**
+     * A child answered once for a generation and left out later for the same one, while Metacontroller
+     * still observes it, was deleted by accident. One that is gone already (a pod being recreated)
+     * deletes nothing by its absence.
+     */
     private void omitted(CompositeSimulator.HookCall call, JsonNode parent) {
         if (call.response() == null || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
             return;
@@ -155,9 +159,11 @@ public final class Checker {
         long generation = parent.path("metadata").path("generation").asLong();
         Set<ObjectRef> now = new LinkedHashSet<>();
         call.response().path("children").forEach(child -> now.add(withNamespace(child, parent)));
+        Set<ObjectRef> observed = new LinkedHashSet<>();
+        call.request().path("children").forEach(group -> group.forEach(child -> observed.add(withNamespace(child, parent))));
         Set<ObjectRef> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
         for (ObjectRef ref : before) {
-            if (!now.contains(ref)) {
+            if (!now.contains(ref) && observed.contains(ref)) {
                 breaches.add(new Breach("deletes-children", "sync left out " + ref + ", which it answered before for the same spec"
                         + " (generation " + generation + "): Metacontroller deletes it"));
             }

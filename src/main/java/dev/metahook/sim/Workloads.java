@@ -7,7 +7,7 @@ import dev.metahook.wire.Json;
 /**
  * Plays the cluster's other controllers and the kubelet: every Deployment, StatefulSet, ReplicaSet
  * and DaemonSet gets all its replicas ready, every Job succeeds (unless a test marked it failed),
- * every Pod runs. Status only, as the real ones write it; zero counts left out.
+ * every Pod runs and is ready. Status only, as the real ones write it; zero counts left out.
  */
 public final class Workloads {
     private Workloads() {
@@ -32,7 +32,8 @@ public final class Workloads {
             case "ReplicaSet" -> replicas(generation, replicas, "fullyLabeledReplicas", "readyReplicas", "availableReplicas");
             case "Job" -> failed(object) ? null : Json.object().put("succeeded", 1).set("conditions",
                     Json.mapper().createArrayNode().add(Json.object().put("type", "Complete").put("status", "True")));
-            case "Pod" -> Json.object().put("phase", "Running");
+            case "Pod" -> Json.object().put("phase", "Running").set("conditions",
+                    Json.mapper().createArrayNode().add(Json.object().put("type", "Ready").put("status", "True")));
             default -> null;
         };
     }

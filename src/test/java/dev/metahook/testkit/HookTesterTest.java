@@ -150,8 +150,8 @@ class HookTesterTest {
                 io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class).check(web);
         assertTrue(decorated.clean(), decorated::toString);
 
-        HookTester propagation = HookTester.of(controllers, "propagation", Path.of("src/test/resources/examples/configmappropagation/controller.yaml"));
-        var parent = Manifests.read(Path.of("src/test/resources/examples/configmappropagation/parent.yaml"),
+        HookTester propagation = HookTester.of(controllers, "propagation", Path.of("examples/configmappropagation/controller.yaml"));
+        var parent = Manifests.read(Path.of("examples/configmappropagation/configmappropagation.yaml"),
                 dev.metahook.examples.configmappropagation.ConfigMapPropagation.class);
         List<HasMetadata> cluster = List.of(
                 Manifests.parse("{apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: original}, data: {a: b}}", ConfigMap.class),

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * put back, the parent deleted. The same check the {@code check} command runs with {@code --related}.
  */
 class ConfigMapPropagationCheckTest {
-    private static final String DIR = "src/test/resources/examples/configmappropagation/";
+    private static final String DIR = "examples/configmappropagation/";
 
     private static ObjectNode object(String json) {
         return (ObjectNode) Json.parse(json.replace('\'', '"').getBytes());
@@ -34,7 +34,7 @@ class ConfigMapPropagationCheckTest {
         try (TestServer server = TestServer.start(Controllers.builder()
                 .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController()).build())) {
             return new Checker(spec, HttpHook.of(spec, URI.create(server.url(""))), TestServer.CLOCK, 8)
-                    .check(Cluster.manifest(DIR + "parent.yaml"), null, related);
+                    .check(Cluster.manifest(DIR + "configmappropagation.yaml"), null, related);
         }
     }
 

@@ -59,9 +59,46 @@ class ConfigMapPropagationTest {
         for (JsonNode copy : answer.get("children")) {
             assertEquals(Json.parse("{\"other\":\"value\",\"some\":\"value\"}".getBytes()), copy.get("data"));
         }
-        assertEquals(2, answer.at("/status/expectedCopies").intValue());
-        assertEquals(0, answer.at("/status/actualCopies").intValue());
+        assertEquals(2, answer.at("/status/expected_copies").intValue());
+        assertEquals(0, answer.at("/status/actual_copies").intValue());
         assertEquals("Propagated", answer.at("/status/conditions/0/reason").textValue());
+    }
+
+    /** The original's spec lists the namespaces; its sync answers a copy of the source's data in each, and counts. */
+    @Test
+    void answersTheOriginalsSpecAsTheOriginalDoes() {
+        ObjectNode customize = Json.object();
+        customize.set("controller", controller());
+        customize.set("parent", listing("one", "two", "three"));
+        assertEquals(1, post("/configmappropagation/customize", customize).get("relatedResources").size(),
+                "only the source ConfigMap, as the original asks");
+        ObjectNode request = sync(List.of(), source());
+        request.set("parent", listing("one", "two", "three"));
+        request.with("related").remove("Namespace.v1");
+        JsonNode answer = post("/configmappropagation/sync", request);
+        assertEquals(List.of("one/settings", "three/settings", "two/settings"), names(answer));
+        for (JsonNode copy : answer.get("children")) {
+            assertEquals(List.of("apiVersion", "data", "kind", "metadata"), fieldNames(copy));
+            assertEquals(List.of("name", "namespace"), fieldNames(copy.get("metadata")));
+        }
+        assertEquals(3, answer.at("/status/expected_copies").intValue());
+        assertEquals(0, answer.at("/status/actual_copies").intValue());
+    }
+
+    private static ObjectNode listing(String... namespaces) {
+        ObjectNode parent = parent();
+        ObjectNode spec = parent.with("spec");
+        spec.remove("targetNamespaceSelector");
+        for (String namespace : namespaces) {
+            spec.withArray("targetNamespaces").add(namespace);
+        }
+        return parent;
+    }
+
+    private static List<String> fieldNames(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test
@@ -69,7 +106,7 @@ class ConfigMapPropagationTest {
         List<ObjectNode> copies = List.of(observedCopy("one"), observedCopy("two"), observedCopy("three"));
         JsonNode answer = post("/configmappropagation/sync", sync(copies, source(), namespace("one"), namespace("two")));
         assertEquals(List.of("one/settings", "two/settings"), names(answer));
-        assertEquals(3, answer.at("/status/actualCopies").intValue());
+        assertEquals(3, answer.at("/status/actual_copies").intValue());
     }
 
     @Test
@@ -151,11 +188,11 @@ class ConfigMapPropagationTest {
     }
 
     private static ObjectNode controller() {
-        return Cluster.manifest("src/test/resources/examples/configmappropagation/controller.yaml");
+        return Cluster.manifest("examples/configmappropagation/controller.yaml");
     }
 
     private static ObjectNode parent() {
-        ObjectNode parent = Cluster.manifest("src/test/resources/examples/configmappropagation/parent.yaml");
+        ObjectNode parent = Cluster.manifest("examples/configmappropagation/configmappropagation.yaml");
         parent.with("metadata").put("uid", UID).put("generation", 1).put("resourceVersion", "1000")
                 .put("creationTimestamp", "2026-11-29T10:00:00Z");
         return parent;

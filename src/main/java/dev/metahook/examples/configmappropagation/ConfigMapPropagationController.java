@@ -10,8 +10,11 @@ import dev.metahook.api.TerminalException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Customize asks for the source ConfigMap and the namespaces the selector matches; sync answers one
@@ -24,19 +27,19 @@ public final class ConfigMapPropagationController
     @Override
     public List<RelatedRule> customize(ConfigMapPropagation propagation, Context context) {
         ConfigMapPropagation.Spec spec = valid(propagation);
-        return List.of(
-                RelatedRule.named("v1", "configmaps", spec.sourceName()).inNamespace(spec.sourceNamespace()),
-                RelatedRule.selected("v1", "namespaces", spec.targetNamespaceSelector()));
+        List<RelatedRule> rules = new ArrayList<>();
+        rules.add(RelatedRule.named("v1", "configmaps", spec.sourceName()).inNamespace(spec.sourceNamespace()));
+        if (spec.targetNamespaceSelector() != null) {
+            rules.add(RelatedRule.selected("v1", "namespaces", spec.targetNamespaceSelector()));
+        }
+        return rules;
     }
 
     @Override
     public Result<ConfigMapPropagation.Status> sync(ConfigMapPropagation propagation, Context context) {
         ConfigMapPropagation.Spec spec = valid(propagation);
         Optional<ConfigMap> source = context.related().get(ConfigMap.class, spec.sourceNamespace(), spec.sourceName());
-        List<String> targets = context.related().all(Namespace.class).stream()
-                .map(namespace -> namespace.getMetadata().getName())
-                .filter(name -> !name.equals(spec.sourceNamespace()))
-                .toList();
+        List<String> targets = targets(spec, context);
         List<ConfigMap> copies = source.map(map -> targets.stream().map(target -> copy(map, target)).toList()).orElse(List.of());
         Conditions conditions = Conditions.from(propagation, context.clock());
         if (source.isEmpty()) {
@@ -47,7 +50,17 @@ public final class ConfigMapPropagationController
         int actual = context.children().all(ConfigMap.class).size();
         return Result.of(copies)
                 .deletingUnlisted()
-                .withStatus(new ConfigMapPropagation.Status(copies.size(), actual, conditions.list()));
+                .withStatus(new ConfigMapPropagation.Status(targets.size(), actual, conditions.list()));
+    }
+
+    /** The listed namespaces and the selected ones, in order, once each, never the source's own. */
+    private static List<String> targets(ConfigMapPropagation.Spec spec, Context context) {
+        Set<String> targets = new TreeSet<>(spec.targetNamespaces() == null ? List.of() : spec.targetNamespaces());
+        if (spec.targetNamespaceSelector() != null) {
+            context.related().all(Namespace.class).forEach(namespace -> targets.add(namespace.getMetadata().getName()));
+        }
+        targets.remove(spec.sourceNamespace());
+        return List.copyOf(targets);
     }
 
     private static ConfigMap copy(ConfigMap source, String namespace) {
@@ -63,8 +76,11 @@ public final class ConfigMapPropagationController
 
     private static ConfigMapPropagation.Spec valid(ConfigMapPropagation propagation) {
         ConfigMapPropagation.Spec spec = propagation.getSpec();
-        if (spec == null || spec.sourceName() == null || spec.sourceNamespace() == null || spec.targetNamespaceSelector() == null) {
-            throw new TerminalException("InvalidSpec", "spec.sourceName, spec.sourceNamespace and spec.targetNamespaceSelector are required");
+        if (spec == null || spec.sourceName() == null || spec.sourceNamespace() == null) {
+            throw new TerminalException("InvalidSpec", "spec.sourceName and spec.sourceNamespace are required");
+        }
+        if (spec.targetNamespaces() == null && spec.targetNamespaceSelector() == null) {
+            throw new TerminalException("InvalidSpec", "spec.targetNamespaces or spec.targetNamespaceSelector is required");
         }
         return spec;
     }

@@ -1,0 +1,139 @@
+package dev.metahook.examples.bluegreen;
+
+import static dev.metahook.examples.ExampleCalls.asUpstreamWritesIt;
+import static dev.metahook.examples.ExampleCalls.manifest;
+import static dev.metahook.examples.ExampleCalls.post;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.examples.ExampleCalls;
+import dev.metahook.sim.Checker;
+import dev.metahook.sim.ControllerSpec;
+import dev.metahook.sim.ObjectRef;
+import dev.metahook.sim.Simulation;
+import dev.metahook.testing.Fixtures;
+import dev.metahook.testing.TestServer;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
+import dev.metahook.wire.ResponseCheck;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The bluegreen port through the stock server: the original's request, a whole rollout under the simulator, bad specs. */
+class BlueGreenTest {
+    private static final String FIXTURE = "metacontroller/01-composite-sync-v1";
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = ExampleCalls.server();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void answersTheOriginalsRequestAsTheOriginalDoes() {
+        JsonNode answer = post(server, "/bluegreen/sync", Fixtures.bytes(FIXTURE + ".request.json"));
+        assertEquals(List.of(), ResponseCheck.composite(answer, true));
+        assertEquals(asUpstreamWritesIt(Fixtures.json(FIXTURE + ".response.json"), "children"), asUpstreamWritesIt(answer, "children"));
+    }
+
+    @Test
+    void theSameRequestGivesTheSameBytesWhateverItsKeyOrder() {
+        byte[] request = Fixtures.bytes(FIXTURE + ".request.json");
+        byte[] first = ExampleCalls.bytes(server, "/bluegreen/sync", request);
+        assertArrayEquals(first, ExampleCalls.bytes(server, "/bluegreen/sync", request));
+        byte[] shuffled = Checker.shuffle(Json.parse(request), new Random(3)).toString().getBytes();
+        assertArrayEquals(first, ExampleCalls.bytes(server, "/bluegreen/sync", shuffled));
+    }
+
+    @Test
+    void rollsOutANewTemplateOnTheInactiveColorAndSwitchesWhenItIsAvailable() {
+        ControllerSpec spec = ControllerSpec.read(manifest("bluegreen", "controller.yaml"));
+        Simulation simulation = new Simulation(spec, ExampleCalls.hooks(spec, server), TestServer.CLOCK);
+        ObjectRef parent = simulation.create(manifest("bluegreen", "my-bluegreen.yaml"));
+
+        assertTrue(simulation.converge(parent, 10, false).converged());
+        assertEquals(3, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue());
+        assertEquals(0, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue());
+        assertEquals("blue", service(simulation).at("/spec/selector/color").asText());
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        assertEquals("blue", status(simulation, parent).at("/activeColor").asText());
+        assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
+
+        ObjectNode edited = manifest("bluegreen", "my-bluegreen.yaml");
+        edited.with("spec").with("template").with("metadata").with("labels").put("new", "label");
+        simulation.edit(edited);
+        simulation.pass(parent, false);
+        assertEquals(3, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue(), "the new template starts on green");
+        assertEquals("label", replicaSet(simulation, "nginx-green").at("/spec/template/metadata/labels/new").asText());
+        assertEquals("blue", service(simulation).at("/spec/selector/color").asText(), "traffic stays on blue until green is available");
+        simulation.pass(parent, true);
+        simulation.pass(parent, true);
+        assertEquals("green", service(simulation).at("/spec/selector/color").asText());
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        assertEquals(0, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue(), "blue scaled down after the switch");
+        assertEquals("green", status(simulation, parent).at("/activeColor").asText());
+        assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
+
+        ObjectNode again = edited.deepCopy();
+        again.with("spec").with("template").with("metadata").with("labels").put("new2", "label2");
+        simulation.edit(again);
+        assertTrue(simulation.converge(parent, 10, true).converged());
+        assertEquals("blue", status(simulation, parent).at("/activeColor").asText(), "the next rollout goes back to blue");
+        assertEquals("label2", replicaSet(simulation, "nginx-blue").at("/spec/template/metadata/labels/new2").asText());
+        assertEquals(0, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue());
+
+        simulation.delete(parent);
+        assertEquals(List.of(), simulation.store().all(), "the garbage collector takes the ReplicaSets and the Service");
+    }
+
+    @Test
+    void aTemplateAnnotationEditedAwayIsReadFromWhatWasApplied() {
+        ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
+        request.with("children").with("ReplicaSet.apps/v1").forEach(set ->
+                ((ObjectNode) set.with("metadata").with("annotations")).remove(RecordedTemplate.ANNOTATION));
+        JsonNode answer = post(server, "/bluegreen/sync", CanonicalJson.bytes(request));
+        assertEquals(asUpstreamWritesIt(Fixtures.json(FIXTURE + ".response.json"), "children"), asUpstreamWritesIt(answer, "children"));
+    }
+
+    @Test
+    void anInvalidSpecKeepsEveryChildAndStalls() {
+        ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
+        request.with("parent").with("spec").remove("service");
+        JsonNode answer = post(server, "/bluegreen/sync", CanonicalJson.bytes(request));
+        assertEquals(List.of("nginx-blue", "nginx-frontend", "nginx-green"), names(answer));
+        JsonNode stalled = answer.at("/status/conditions/2");
+        assertEquals("Stalled/True/InvalidSpec", stalled.path("type").asText() + "/" + stalled.path("status").asText() + "/"
+                + stalled.path("reason").asText());
+        assertEquals("blue", answer.at("/status/activeColor").asText(), "the status it had is kept");
+    }
+
+    private static List<String> names(JsonNode answer) {
+        List<String> names = new java.util.ArrayList<>();
+        answer.get("children").forEach(child -> names.add(child.at("/metadata/name").asText()));
+        names.sort(null);
+        return names;
+    }
+
+    private static ObjectNode replicaSet(Simulation simulation, String name) {
+        return simulation.store().get(new ObjectRef("apps/v1", "ReplicaSet", "default", name)).orElseThrow(() -> new AssertionError(name));
+    }
+
+    private static ObjectNode service(Simulation simulation) {
+        return simulation.store().get(new ObjectRef("v1", "Service", "default", "nginx-frontend")).orElseThrow();
+    }
+
+    private static JsonNode status(Simulation simulation, ObjectRef parent) {
+        return simulation.store().get(parent).orElseThrow().path("status");
+    }
+}
