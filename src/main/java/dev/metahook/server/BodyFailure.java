@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.io.EofException;
 
 /**
  * A request body that could not be read through the client's doing, and the answer it deserves:
@@ -18,14 +19,14 @@ final class BodyFailure {
     /** The problem to answer a failed read with, or empty when the failure is not the client's (the caller rethrows it). */
     static Optional<Problem> of(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof TimeoutException) {
+            if (cause instanceof TimeoutException || cause instanceof HttpException timedOut && timedOut.getCode() == 408) {
                 return Optional.of(Problem.of("body-timeout", "Request timeout", 408,
                         "the request body stopped arriving before it was complete; send the whole body at once"));
             }
             if (cause instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
                 return Optional.of(badFraming(http.getReason()));
             }
-            if (cause instanceof EOFException || cause instanceof org.eclipse.jetty.io.EofException) {
+            if (cause instanceof EOFException || cause instanceof EofException) {
                 return Optional.of(badFraming(cause.getMessage()));
             }
         }
