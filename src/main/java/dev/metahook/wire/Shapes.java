@@ -65,21 +65,6 @@ final class Shapes {
         };
     }
 
-    static String describe(com.fasterxml.jackson.core.JsonToken token) {
-        if (token == null) {
-            return "nothing";
-        }
-        return switch (token) {
-            case START_OBJECT -> "an object";
-            case START_ARRAY -> "an array";
-            case VALUE_STRING -> "a string";
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
-            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
-            case VALUE_NULL -> "null";
-            default -> "nothing";
-        };
-    }
-
     /** RFC 6901 escaping of one pointer segment. */
     static String escape(String segment) {
         return segment.replace("~", "~0").replace("/", "~1");

@@ -2,6 +2,7 @@ package dev.metahook.server;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -23,10 +24,13 @@ class CallLogTest {
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         calls.addAppender(appender);
+        double firstCallMillis;
         try (TestServer server = TestServer.start(TestServer.widgets())) {
             byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"),
                     List.of(Requests.observedConfigMap("hello", 3, "hi")), false));
+            long started = System.nanoTime();
             given().port(server.port()).header("Authorization", "Bearer not-logged").body(request).post("/widget/sync").then().statusCode(200);
+            firstCallMillis = (System.nanoTime() - started) / 1e6;
             given().port(server.port()).body("[]").post("/widget/sync").then().statusCode(400);
             given().port(server.port()).body(Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"), List.of(), false)))
                     .post("/widget/sync").then().statusCode(200);
@@ -43,7 +47,9 @@ class CallLogTest {
         assertEquals("200", first.get("status"));
         assertEquals("1", first.get("observed"));
         assertEquals("1", first.get("desired"));
-        assertEquals(true, Double.parseDouble(first.get("durationMs")) >= 0);
+        double logged = Double.parseDouble(first.get("durationMs"));
+        assertTrue(logged > 0 && logged <= firstCallMillis, "the logged duration " + logged + " ms is this call's, at most the "
+                + firstCallMillis + " ms the client waited");
         assertEquals("hook call", appender.list.get(0).getFormattedMessage());
         assertEquals(false, appender.list.get(0).toString().contains("not-logged"), "credentials are never logged");
         assertEquals("malformed-request", fields(appender.list.get(1)).get("outcome"));
