@@ -7,6 +7,7 @@ import dev.metahook.server.ServerConfig;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /** {@code java -jar metahook.jar [serve]}. */
 public final class Main {
@@ -44,13 +45,13 @@ public final class Main {
     }
 
     /** The message of a configuration file the server could not use (credentials, certificates), however deep it was wrapped. */
-    static java.util.Optional<String> configurationError(Throwable failure) {
+    static Optional<String> configurationError(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof IllegalArgumentException) {
-                return java.util.Optional.of(cause.getMessage());
+                return Optional.of(cause.getMessage());
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static void serve() {

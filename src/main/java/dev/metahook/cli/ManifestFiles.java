@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Kubernetes objects from YAML (or JSON) files, each checked for what every object has, with errors
@@ -47,7 +49,7 @@ final class ManifestFiles {
             return List.of();
         }
         List<ObjectNode> objects = all(file);
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (ObjectNode object : objects) {
             JsonNode metadata = object.path("metadata");
             String id = object.path("kind").asText() + "." + object.path("apiVersion").asText() + " "

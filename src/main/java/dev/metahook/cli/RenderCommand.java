@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.stream.StreamSupport;
 
 /**
  * {@code render}: what a hook answers for a parent (the desired children and the status) or for a
@@ -97,7 +98,7 @@ final class RenderCommand {
         ObjectNode copy = parent.deepCopy();
         ObjectNode metadata = copy.with("metadata");
         if (!metadata.hasNonNull("uid")) {
-            String uid = observed.stream().flatMap(child -> java.util.stream.StreamSupport.stream(
+            String uid = observed.stream().flatMap(child -> StreamSupport.stream(
                             child.path("metadata").path("ownerReferences").spliterator(), false))
                     .filter(owner -> owner.path("controller").asBoolean(false)
                             && owner.path("kind").asText().equals(parent.path("kind").asText())

@@ -3,6 +3,7 @@ package dev.metahook.engine;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,7 +24,7 @@ public record Problem(String type, String title, int status, String detail, Stri
         if (violations.size() <= MAX_VIOLATIONS) {
             return List.copyOf(violations);
         }
-        List<String> first = new java.util.ArrayList<>(violations.subList(0, MAX_VIOLATIONS));
+        List<String> first = new ArrayList<>(violations.subList(0, MAX_VIOLATIONS));
         first.add("... and " + (violations.size() - MAX_VIOLATIONS) + " more");
         return List.copyOf(first);
     }

@@ -2,6 +2,7 @@ package dev.metahook.server;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -16,7 +17,7 @@ final class ETags {
     static String of(byte[] body) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
-            return "\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(digest, 18)) + "\"";
+            return "\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 18)) + "\"";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }

@@ -1,6 +1,7 @@
 package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.wire.LabelSelectors;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -135,8 +136,8 @@ final class CallInspection {
         JsonNode labels = child.path("metadata").path("labels");
         String uid = parent.path("metadata").path("uid").asText();
         if (generateSelector ? labels.has("controller-uid") && !labels.path("controller-uid").asText().equals(uid)
-                : !dev.metahook.wire.LabelSelectors.matches(parent.path("spec").path("selector"), labels)
-                || dev.metahook.wire.LabelSelectors.isEmpty(parent.path("spec").path("selector"))) {
+                : !LabelSelectors.matches(parent.path("spec").path("selector"), labels)
+                || LabelSelectors.isEmpty(parent.path("spec").path("selector"))) {
             breaches.add(new Breach("selector", hook + " " + pointer + " (" + child.path("kind").asText() + " "
                     + child.path("metadata").path("name").asText() + ") has labels " + labels + " that miss the parent's selector"));
         }

@@ -10,7 +10,11 @@ import dev.metahook.wire.LabelSelectors;
 import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ResponseCheck;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -236,7 +240,7 @@ public final class CompositeSimulator implements Simulator {
             return call.reply().error();
         }
         if (call.reply().status() != 200) {
-            String body = new String(call.reply().body(), java.nio.charset.StandardCharsets.UTF_8);
+            String body = new String(call.reply().body(), StandardCharsets.UTF_8);
             return "unsupported status code: " + call.reply().status() + " body: " + (body.length() > 300 ? body.substring(0, 300) : body);
         }
         return "can't unmarshal webhookResponse: " + String.join("; ", call.problems());
@@ -251,8 +255,8 @@ public final class CompositeSimulator implements Simulator {
             return Duration.ofSeconds(Math.max(0, Long.parseLong(header.trim())));
         } catch (NumberFormatException notSeconds) {
             try {
-                var date = java.time.ZonedDateTime.parse(header.trim(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME);
-                return Duration.ofSeconds(Math.max(0, Duration.between(java.time.Instant.now(), date.toInstant()).toSeconds() + 1));
+                var date = ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME);
+                return Duration.ofSeconds(Math.max(0, Duration.between(Instant.now(), date.toInstant()).toSeconds() + 1));
             } catch (RuntimeException notADate) {
                 return Duration.ZERO;
             }

@@ -3,6 +3,8 @@ package dev.metahook.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -189,7 +191,7 @@ public final class ObjectStore implements Cluster {
      * {@code 3.0} is stored as {@code 3} and a later {@code 3.0} is a change, as it is for Metacontroller.
      */
     private static JsonNode stored(JsonNode object) {
-        return dev.metahook.wire.Json.parse(dev.metahook.wire.CanonicalJson.bytes(object));
+        return Json.parse(CanonicalJson.bytes(object));
     }
 
     /** A Service gets a cluster IP of its own unless it asked for one (or for none: {@code None}). */

@@ -2,7 +2,9 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.wire.GroupKey;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -28,8 +30,8 @@ final class ResourceKinds {
     }
 
     /** The group keys of the declared child (or attachment) types whose kind is known so far. */
-    java.util.List<GroupKey> declaredGroups(ControllerSpec spec) {
-        java.util.List<GroupKey> groups = new java.util.ArrayList<>();
+    List<GroupKey> declaredGroups(ControllerSpec spec) {
+        List<GroupKey> groups = new ArrayList<>();
         for (ControllerSpec.ChildResource child : spec.childResources()) {
             String kind = kind(child.apiVersion(), child.resource());
             if (kind != null) {

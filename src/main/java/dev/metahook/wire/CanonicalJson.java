@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -38,7 +39,7 @@ public final class CanonicalJson {
     }
 
     public static String string(JsonNode node) {
-        return new String(bytes(node), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(bytes(node), StandardCharsets.UTF_8);
     }
 
     private static void write(JsonGenerator out, JsonNode node) throws IOException {

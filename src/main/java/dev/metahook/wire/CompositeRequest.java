@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.function.Consumer;
 
 /**
  * A CompositeController sync or finalize request: the controller object, the parent, its observed
@@ -86,7 +87,7 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
          * Scanned first, so the parent's bytes meet the same rules as the children's (Jackson lets
          * overlong UTF-8 and CESU-8 surrogates through), then parsed by Jackson.
          */
-        private int tree(int start, java.util.function.Consumer<JsonNode> field) {
+        private int tree(int start, Consumer<JsonNode> field) {
             int end = scanner.valueEnd(start);
             try (JsonParser parser = Json.mapper().createParser(scanner.body(), start, end - start)) {
                 field.accept(Json.mapper().readTree(parser));

@@ -6,8 +6,10 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Metacontroller's object map: group key, then object key, then the full object as Metacontroller's
@@ -74,7 +76,7 @@ public final class ObjectMap {
      * (groups, keys, that each object is an object) is checked now, the rest when an object is used.
      * Hands the map over and returns the index just after it.
      */
-    static int scan(JsonScanner scanner, int start, String pointer, java.util.function.Consumer<ObjectMap> result) {
+    static int scan(JsonScanner scanner, int start, String pointer, Consumer<ObjectMap> result) {
         if (scanner.isNull(start)) {
             result.accept(EMPTY);
             return scanner.valueEnd(start);
@@ -151,7 +153,7 @@ public final class ObjectMap {
     }
 
     /** The groups present, in order. */
-    public java.util.Set<GroupKey> groupKeys() {
+    public Set<GroupKey> groupKeys() {
         return Collections.unmodifiableSet(groups.keySet());
     }
 
