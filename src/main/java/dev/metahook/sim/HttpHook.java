@@ -61,7 +61,7 @@ public final class HttpHook implements HookClient {
         if (url == null) {
             throw new IllegalArgumentException("the controller has no " + hook + " hook");
         }
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(timeouts.getOrDefault(hook, Duration.ofSeconds(10)))
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(deadline(timeouts.getOrDefault(hook, Duration.ofSeconds(10))))
                 .header("Content-Type", "application/json").header("Accept-Encoding", "identity")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
         long started = System.nanoTime();
@@ -78,6 +78,15 @@ public final class HttpHook implements HookClient {
             Thread.currentThread().interrupt();
             return new Reply(0, Map.of(), new byte[0], elapsed(started), "interrupted");
         }
+    }
+
+    /**
+     * How long this client waits: past the controller's timeout (twice it, and at least 5 s more), so
+     * that an answer Metacontroller would have given up on arrives, is measured and is reported as
+     * too slow, while a hook that never answers still ends the call.
+     */
+    static Duration deadline(Duration timeout) {
+        return timeout.plus(timeout.compareTo(Duration.ofSeconds(5)) > 0 ? timeout : Duration.ofSeconds(5));
     }
 
     private static Duration elapsed(long started) {

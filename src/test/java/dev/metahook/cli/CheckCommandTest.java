@@ -202,9 +202,20 @@ class CheckCommandTest {
         String slow = controller("", true);
         Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
         try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 1500))) {
-            Result timedOut = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3"));
+            Result slowAnswers = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3"));
+            reports(slowAnswers, "too-slow");
+            assertTrue(slowAnswers.output().contains("more than the 1000 ms Metacontroller waits"), slowAnswers.output());
+        }
+    }
+
+    @Test
+    void reportsAHookThatNeverAnswersOnceTheClientGivesUp() throws Exception {
+        String slow = controller("", true);
+        Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
+        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 9000))) {
+            Result timedOut = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "2"));
             reports(timedOut, "no-answer");
-            assertTrue(timedOut.output().contains("timed out after 1 s"), timedOut.output());
+            assertTrue(timedOut.output().contains("timed out after 6 s"), timedOut.output());
         }
     }
 
