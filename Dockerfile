@@ -13,10 +13,10 @@ RUN mvn -B -q -o -DskipTests package
 
 # Runtime stage: a JRE only, a numeric non-root user, nothing written outside /tmp.
 FROM eclipse-temurin:17.0.15_6-jre
-# OCI labels: VERSION and SOURCE default to the pom's <version> and <scm><url> (ContainerTest keeps them
-# equal); REVISION and CREATED come from the build command (README, "Deploy on a cluster").
+# OCI labels: VERSION defaults to the pom's <version> (ContainerTest keeps them equal); SOURCE, REVISION and
+# CREATED come from the build command, read off the clone it builds (README, "Deploy on a cluster").
 ARG VERSION=0.1.0-SNAPSHOT
-ARG SOURCE=https://github.com/metahook/metahook
+ARG SOURCE=
 ARG REVISION=
 ARG CREATED=
 LABEL org.opencontainers.image.title="metahook" \
