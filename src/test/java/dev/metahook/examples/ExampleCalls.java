@@ -1,20 +1,24 @@
 package dev.metahook.examples;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers;
 import dev.metahook.sim.ControllerSpec;
+import dev.metahook.sim.Checker;
 import dev.metahook.sim.HttpHook;
 import dev.metahook.testing.Cluster;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 
 /** The examples on the stock server, and what their tests share: calls over HTTP, answers compared as the originals write them. */
 public final class ExampleCalls {
@@ -29,6 +33,17 @@ public final class ExampleCalls {
     public static byte[] bytes(TestServer server, String path, byte[] body) {
         return given().port(server.port()).contentType("application/json").body(body).post(path).then()
                 .log().ifValidationFails().statusCode(200).contentType("application/json").extract().asByteArray();
+    }
+
+    /**
+     * The same request, sent again and then with its keys in another order, gets the same bytes: the
+     * answer Metacontroller compares between calls never changes without a cause.
+     */
+    public static void assertSameBytesWhateverKeyOrder(TestServer server, String path, byte[] request, long seed) {
+        byte[] first = bytes(server, path, request);
+        assertArrayEquals(first, bytes(server, path, request));
+        byte[] shuffled = Checker.shuffle(Json.parse(request), new Random(seed)).toString().getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(first, bytes(server, path, shuffled));
     }
 
     public static JsonNode post(TestServer server, String path, byte[] body) {
