@@ -7,10 +7,8 @@ import dev.metahook.wire.Json;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -25,7 +23,7 @@ public final class Checker {
     private final Clock clock;
     private final int maxPasses;
     private final Set<Breach> breaches = new LinkedHashSet<>();
-    private final Map<Long, Set<ObjectRef>> desiredByGeneration = new HashMap<>();
+    private final Omissions omissions = new Omissions("children");
     private int calls;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
@@ -82,7 +80,7 @@ public final class Checker {
         converge(simulation, ref, true, "converge");
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
-            desiredByGeneration.clear();
+            omissions.clear();
             return converge(simulation, ref, true, step);
         }).ifPresent(breaches::add);
         if (updatedParent != null) {
@@ -134,7 +132,7 @@ public final class Checker {
                 && pass.error().startsWith("labels")) {
             breaches.add(new Breach("selector", pass.error()));
         }
-        omitted(pass.call(), parent);
+        omissions.inspect(pass.call(), parent, breaches);
     }
 
     /**
@@ -145,29 +143,6 @@ public final class Checker {
         return pass.needlessUpdates().stream().map(update -> new Breach("needless-update", pass.call().hook() + " (" + step
                 + ") answered " + update.child() + " as last applied, yet Metacontroller would update it on every call: what it"
                 + " writes differs from what the API server stores at " + update.change())).toList();
-    }
-
-    /**
-     * A child answered once for a generation and left out later for the same one, while Metacontroller
-     * still observes it, was deleted by accident. One that is gone already (a pod being recreated)
-     * deletes nothing by its absence.
-     */
-    private void omitted(CompositeSimulator.HookCall call, JsonNode parent) {
-        if (call.response() == null || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
-            return;
-        }
-        long generation = parent.path("metadata").path("generation").asLong();
-        Set<ObjectRef> now = new LinkedHashSet<>();
-        call.response().path("children").forEach(child -> now.add(withNamespace(child, parent)));
-        Set<ObjectRef> observed = new LinkedHashSet<>();
-        call.request().path("children").forEach(group -> group.forEach(child -> observed.add(withNamespace(child, parent))));
-        Set<ObjectRef> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
-        for (ObjectRef ref : before) {
-            if (!now.contains(ref) && observed.contains(ref)) {
-                breaches.add(new Breach("deletes-children", "sync left out " + ref + ", which it answered before for the same spec"
-                        + " (generation " + generation + "): Metacontroller deletes it"));
-            }
-        }
     }
 
     private void repeat(Simulation simulation, ObjectRef ref) {
@@ -248,11 +223,6 @@ public final class Checker {
             return "";
         }
         return "; the answer changes at " + firstDifference(before, last, "");
-    }
-
-    private static ObjectRef withNamespace(JsonNode child, JsonNode parent) {
-        ObjectRef ref = ObjectRef.of(child);
-        return ref.namespace().isEmpty() ? new ObjectRef(ref.apiVersion(), ref.kind(), parent.path("metadata").path("namespace").asText(""), ref.name()) : ref;
     }
 
     private static String lastStatus(Simulation simulation, ObjectRef ref) {

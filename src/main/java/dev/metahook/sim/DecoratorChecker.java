@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.Json;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -24,7 +22,7 @@ public final class DecoratorChecker {
     private final Clock clock;
     private final int maxPasses;
     private final Set<Breach> breaches = new LinkedHashSet<>();
-    private final Map<Long, Set<ObjectRef>> desiredByGeneration = new HashMap<>();
+    private final Omissions omissions = new Omissions("attachments");
     private int calls;
 
     public DecoratorChecker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
@@ -53,7 +51,7 @@ public final class DecoratorChecker {
         converge(simulation, ref, true, "converge");
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
-            desiredByGeneration.clear();
+            omissions.clear();
             return converge(simulation, ref, true, step);
         }).ifPresent(breaches::add);
         if (updatedTarget != null) {
@@ -99,25 +97,7 @@ public final class DecoratorChecker {
         }
         calls++;
         breaches.addAll(CallInspection.inspectDecorator(pass.call(), spec.hooks().get(pass.call().hook()).timeout()));
-        omitted(pass.call());
-    }
-
-    /** An attachment answered once for a generation of the target and left out later for the same one was deleted by accident. */
-    private void omitted(CompositeSimulator.HookCall call) {
-        if (!call.succeeded() || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
-            return;
-        }
-        JsonNode target = call.request().path("object");
-        long generation = target.path("metadata").path("generation").asLong();
-        Set<ObjectRef> now = new LinkedHashSet<>();
-        call.response().path("attachments").forEach(attachment -> now.add(withNamespace(attachment, target)));
-        Set<ObjectRef> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
-        for (ObjectRef ref : before) {
-            if (!now.contains(ref)) {
-                breaches.add(new Breach("deletes-children", "sync left out attachment " + ref + ", which it answered before for the same"
-                        + " target spec (generation " + generation + "): Metacontroller deletes it"));
-            }
-        }
+        omissions.inspect(pass.call(), pass.call().request().path("object"), breaches);
     }
 
     /** The same request twice, then with its keys in another order: the same answer every time. */
@@ -144,9 +124,4 @@ public final class DecoratorChecker {
         }
     }
 
-    private static ObjectRef withNamespace(JsonNode attachment, JsonNode target) {
-        ObjectRef ref = ObjectRef.of(attachment);
-        return ref.namespace().isEmpty()
-                ? new ObjectRef(ref.apiVersion(), ref.kind(), target.path("metadata").path("namespace").asText(""), ref.name()) : ref;
-    }
 }
