@@ -2,7 +2,6 @@ package dev.metahook.api;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -65,23 +64,10 @@ public final class Result<S> {
 
     /**
      * Every observed object stays exactly as Metacontroller last applied it: the answer for a parent that
-     * cannot be acted on, so that a bad edit never deletes or changes what runs. Objects given with
-     * {@link #with} are added.
+     * cannot be acted on, so that a bad edit never deletes or changes what runs.
      */
     public static <S> Result<S> keepingObserved() {
         return new Result<>(List.of(), true, null, null, Set.of(), false, Map.of(), Map.of());
-    }
-
-    /** The same answer with these objects added. */
-    public Result<S> with(HasMetadata... more) {
-        List<HasMetadata> all = new ArrayList<>(objects);
-        for (HasMetadata object : more) {
-            if (object == null) {
-                throw new IllegalArgumentException("a desired object is null");
-            }
-            all.add(object);
-        }
-        return new Result<>(List.copyOf(all), keepsObserved, status, resyncAfter, deletions, deletesUnlisted, labels, annotations);
     }
 
     /** The parent's whole status; it replaces what was there. */
