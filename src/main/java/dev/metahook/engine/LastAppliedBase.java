@@ -11,7 +11,6 @@ import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ObservedObject;
-import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Map;
@@ -43,12 +42,7 @@ final class LastAppliedBase {
         if (counterpart.isEmpty()) {
             return desired;
         }
-        ObservedObject.Summary summary;
-        try {
-            summary = counterpart.get().summary();
-        } catch (IOException unreadable) {
-            return desired;
-        }
+        ObservedObject.Summary summary = counterpart.get().summary();
         if (summary.lastApplied() == null || !mayLoseInTypedForm(summary.lastApplied())) {
             return desired;
         }

@@ -246,6 +246,11 @@ final class JsonScanner {
 
     /** The text of the string between {@code start} (its opening quote) and {@code end} (just after its closing quote). */
     String text(int start, int end) {
+        return text(body, start, end);
+    }
+
+    /** The same for a string of a body scanned before: its bytes are known to be well-formed. */
+    static String text(byte[] body, int start, int end) {
         int from = start + 1;
         int to = end - 1;
         boolean plain = true;

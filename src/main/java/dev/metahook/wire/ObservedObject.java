@@ -1,7 +1,5 @@
 package dev.metahook.wire;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -12,30 +10,43 @@ import java.io.IOException;
  * Its name and namespace come from its key (Metacontroller makes keys from them) until it is parsed.
  */
 public final class ObservedObject {
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private final GroupKey group;
     private final String key;
     private final String pointer;
     private final byte[] source;
     private final int offset;
     private final int length;
+    private final Spans spans;
     private volatile ObjectNode tree;
 
-    private ObservedObject(GroupKey group, String key, String pointer, byte[] source, int offset, int length, ObjectNode tree) {
+    private ObservedObject(GroupKey group, String key, String pointer, byte[] source, int offset, int length, Spans spans,
+                           ObjectNode tree) {
         this.group = group;
         this.key = key;
         this.pointer = pointer;
         this.source = source;
         this.offset = offset;
         this.length = length;
+        this.spans = spans;
         this.tree = tree;
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
-        return new ObservedObject(group, key, null, null, 0, 0, tree);
+        return new ObservedObject(group, key, null, null, 0, 0, null, tree);
     }
 
-    static ObservedObject lazy(GroupKey group, String key, String pointer, byte[] source, int offset, int length) {
-        return new ObservedObject(group, key, pointer, source, offset, length, null);
+    /** An object the scanner passed over and found to fit its group and key, with where its parts are in the body. */
+    static ObservedObject lazy(GroupKey group, String key, String pointer, byte[] source, int offset, int length, Spans spans) {
+        return new ObservedObject(group, key, pointer, source, offset, length, spans, null);
+    }
+
+    /**
+     * Where in the body the scanner saw an object's {@code metadata.namespace} and last-applied
+     * annotation (string values, quotes included) and its {@code metadata.managedFields} value; -1
+     * where there is none.
+     */
+    record Spans(int namespaceStart, int namespaceEnd, int appliedStart, int appliedEnd, int managedStart, int managedEnd) {
     }
 
     public GroupKey group() {
@@ -102,78 +113,58 @@ public final class ObservedObject {
      */
     public <T> T read(Class<T> type) throws IOException {
         ObjectNode parsed = tree;
-        return parsed != null ? Json.convert(parsed, type) : Json.mapper().readValue(source, offset, length, type);
+        if (parsed != null) {
+            return Json.convert(parsed, type);
+        }
+        if (spans == null || spans.managedStart() < 0) {
+            return Json.mapper().readValue(source, offset, length, type);
+        }
+        return Json.mapper().readValue(withoutManagedFields(), type);
+    }
+
+    /**
+     * The object's bytes with {@code null} for its managedFields, which typed objects never read
+     * ({@link Json}): nearly half the bytes of a child, and the most field names to tokenize.
+     */
+    private byte[] withoutManagedFields() {
+        int before = spans.managedStart() - offset;
+        int after = offset + length - spans.managedEnd();
+        byte[] bytes = new byte[before + NULL.length + after];
+        System.arraycopy(source, offset, bytes, 0, before);
+        System.arraycopy(NULL, 0, bytes, before, NULL.length);
+        System.arraycopy(source, spans.managedEnd(), bytes, before + NULL.length, after);
+        return bytes;
     }
 
     /**
      * What identifies an object, and its last-applied annotation (null when it has none or it is not
-     * a string); {@code wellFormed} is false when an identity field is there but not a string.
+     * a string).
      */
-    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied, boolean wellFormed) {
+    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied) {
     }
 
     /**
-     * The object's identity and last-applied annotation, read from its bytes without building its
-     * tree (from the tree when it was built). Nothing is checked here: the caller compares it with
-     * the object's place in the request and asks {@link #tree()} when it does not fit.
+     * The object's identity and last-applied annotation: from where the scanner saw them, without
+     * building its tree (from the tree when it was built). An object read from a body fits its group
+     * and key, or the request was refused.
      */
-    public Summary summary() throws IOException {
+    public Summary summary() {
         ObjectNode parsed = tree;
         if (parsed != null) {
             JsonNode metadata = parsed.path("metadata");
             JsonNode annotation = metadata.path("annotations").path(LastAppliedConfiguration.ANNOTATION);
             return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
-                    metadata.path("namespace").textValue(), annotation.textValue(), true);
+                    metadata.path("namespace").textValue(), annotation.textValue());
         }
-        String apiVersion = null;
-        String kind = null;
-        String[] metadata = {null, null, null, null};
-        try (JsonParser parser = Json.mapper().createParser(source, offset, length)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return new Summary(null, null, null, null, null, false);
-            }
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                switch (field) {
-                    case "apiVersion" -> apiVersion = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "kind" -> kind = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "metadata" -> readMetadata(parser, metadata);
-                    default -> parser.skipChildren();
-                }
-            }
+        if (spans != null) {
+            return new Summary(group.apiVersion(), group.kind(), keyName(), text(spans.namespaceStart(), spans.namespaceEnd()),
+                    text(spans.appliedStart(), spans.appliedEnd()));
         }
-        return new Summary(apiVersion, kind, metadata[0], metadata[1], metadata[2], metadata[3] == null);
+        throw new IllegalStateException("an object is either parsed or scanned");
     }
 
-    /** Name, namespace and last-applied annotation of the metadata object the parser stands on; a fourth slot marks a misfit. */
-    private static void readMetadata(JsonParser parser, String[] out) throws IOException {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            out[3] = "metadata is not an object";
-            parser.skipChildren();
-            return;
-        }
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String field = parser.currentName();
-            JsonToken value = parser.nextToken();
-            if (field.equals("annotations") && value == JsonToken.START_OBJECT) {
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    boolean wanted = parser.currentName().equals(LastAppliedConfiguration.ANNOTATION);
-                    JsonToken annotation = parser.nextToken();
-                    out[2] = wanted ? (annotation == JsonToken.VALUE_STRING ? parser.getText() : null) : out[2];
-                    parser.skipChildren();
-                }
-            } else if (field.equals("name") || field.equals("namespace")) {
-                if (value == JsonToken.VALUE_STRING) {
-                    out[field.equals("name") ? 0 : 1] = parser.getText();
-                } else if (value != JsonToken.VALUE_NULL || field.equals("name")) {
-                    out[3] = field + " is not a string";
-                }
-                parser.skipChildren();
-            } else {
-                parser.skipChildren();
-            }
-        }
+    private String text(int start, int end) {
+        return start < 0 ? null : JsonScanner.text(source, start, end);
     }
 
     private ObjectNode parse() {
