@@ -101,15 +101,15 @@ public final class ObjectMap {
             SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
             ObservedIdentity identity = new ObservedIdentity(scanner, key);
             int groupEnd = scanner.fields(groupStart, (objectKey, from) -> {
-                String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
                 if (scanner.at(from) != '{') {
                     scanner.valueEnd(from);
+                    String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
                 int to = identity.scan(objectKey, from);
-                ObservedObject object = ObservedObject.lazy(key, objectKey, objectPointer, scanner.body(), from, to - from, identity.spans());
+                ObservedObject object = ObservedObject.lazy(key, objectKey, groupPointer, scanner.body(), from, to - from, identity.metadataStart());
                 if (!identity.fits()) {
-                    throw identity.misfit(object, objectPointer);
+                    throw identity.misfit(object, object.pointer());
                 }
                 objects.put(objectKey, object);
                 return to;

@@ -14,7 +14,6 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     private final JsonScanner scanner;
     private final GroupKey group;
     private final JsonScanner.FieldSpanVisitor metadata = this::metadataField;
-    private final JsonScanner.FieldSpanVisitor annotations = this::annotationField;
     private String key;
     private String name;
     private String namespace;
@@ -22,12 +21,7 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     private boolean kindFits;
     private boolean nameFits;
     private boolean namespaceFits;
-    private int namespaceStart;
-    private int namespaceEnd;
-    private int appliedStart;
-    private int appliedEnd;
-    private int managedStart;
-    private int managedEnd;
+    private int metadataStart;
 
     ObservedIdentity(JsonScanner scanner, GroupKey group) {
         this.scanner = scanner;
@@ -44,25 +38,13 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         kindFits = false;
         nameFits = false;
         namespaceFits = namespace == null;
-        clearMetadataSpans();
+        metadataStart = -1;
         return scanner.fieldSpans(start, this);
     }
 
-    private void clearMetadataSpans() {
-        namespaceStart = -1;
-        namespaceEnd = -1;
-        appliedStart = -1;
-        appliedEnd = -1;
-        managedStart = -1;
-        managedEnd = -1;
-    }
-
-    /**
-     * Where, in the object last scanned, its namespace and last-applied annotation are (string values,
-     * with their quotes) and its managedFields value: what is read of an object without parsing it.
-     */
-    ObservedObject.Spans spans() {
-        return new ObservedObject.Spans(namespaceStart, namespaceEnd, appliedStart, appliedEnd, managedStart, managedEnd);
+    /** Where the metadata object of the object last scanned starts (the last one, if repeated); -1 without one. */
+    int metadataStart() {
+        return metadataStart;
     }
 
     /** Whether the object last scanned is what its group and key say. */
@@ -107,8 +89,8 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         } else if (scanner.textEquals(nameStart, nameEnd, "metadata")) {
             nameFits = false;
             namespaceFits = namespace == null;
-            clearMetadataSpans();
             if (scanner.at(valueStart) == '{') {
+                metadataStart = valueStart;
                 return scanner.fieldSpans(valueStart, metadata);
             }
         }
@@ -121,32 +103,8 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         } else if (scanner.textEquals(nameStart, nameEnd, "namespace")) {
             byte first = scanner.at(valueStart);
             namespaceFits = namespace == null ? first == '"' || first == 'n' : isString(valueStart, namespace);
-            int end = scanner.valueEnd(valueStart);
-            namespaceStart = first == '"' ? valueStart : -1;
-            namespaceEnd = first == '"' ? end : -1;
-            return end;
-        } else if (scanner.textEquals(nameStart, nameEnd, "annotations")) {
-            appliedStart = -1;
-            appliedEnd = -1;
-            if (scanner.at(valueStart) == '{') {
-                return scanner.fieldSpans(valueStart, annotations);
-            }
-        } else if (scanner.textEquals(nameStart, nameEnd, "managedFields")) {
-            managedStart = valueStart;
-            managedEnd = scanner.valueEnd(valueStart);
-            return managedEnd;
         }
         return scanner.valueEnd(valueStart);
-    }
-
-    private int annotationField(int nameStart, int nameEnd, int valueStart) {
-        int end = scanner.valueEnd(valueStart);
-        if (scanner.textEquals(nameStart, nameEnd, LastAppliedConfiguration.ANNOTATION)) {
-            boolean string = scanner.at(valueStart) == '"';
-            appliedStart = string ? valueStart : -1;
-            appliedEnd = string ? end : -1;
-        }
-        return end;
     }
 
     /** Whether the value at {@code start} is the string {@code expected}; it is scanned either way, by the caller. */

@@ -3,6 +3,7 @@ package dev.metahook.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 
 /**
  * One object of an object map, as the request carried it. An object read from a request body stays
@@ -13,40 +14,51 @@ public final class ObservedObject {
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private final GroupKey group;
     private final String key;
-    private final String pointer;
+    private final String groupPointer;
     private final byte[] source;
     private final int offset;
     private final int length;
-    private final Spans spans;
+    private final int metadata;
+    private volatile ObjectSpans spans;
     private volatile ObjectNode tree;
 
-    private ObservedObject(GroupKey group, String key, String pointer, byte[] source, int offset, int length, Spans spans,
+    private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
                            ObjectNode tree) {
         this.group = group;
         this.key = key;
-        this.pointer = pointer;
+        this.groupPointer = groupPointer;
         this.source = source;
         this.offset = offset;
         this.length = length;
-        this.spans = spans;
+        this.metadata = metadata;
         this.tree = tree;
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
-        return new ObservedObject(group, key, null, null, 0, 0, null, tree);
-    }
-
-    /** An object the scanner passed over and found to fit its group and key, with where its parts are in the body. */
-    static ObservedObject lazy(GroupKey group, String key, String pointer, byte[] source, int offset, int length, Spans spans) {
-        return new ObservedObject(group, key, pointer, source, offset, length, spans, null);
+        return new ObservedObject(group, key, null, null, 0, 0, -1, tree);
     }
 
     /**
-     * Where in the body the scanner saw an object's {@code metadata.namespace} and last-applied
-     * annotation (string values, quotes included) and its {@code metadata.managedFields} value; -1
-     * where there is none.
+     * An object the scanner passed over and found to fit its group and key, with the pointer of its group
+     * and where its metadata object starts.
      */
-    record Spans(int namespaceStart, int namespaceEnd, int appliedStart, int appliedEnd, int managedStart, int managedEnd) {
+    static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata) {
+        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null);
+    }
+
+    /** The object's JSON pointer in the request, for errors. */
+    String pointer() {
+        return groupPointer + "/" + Shapes.escape(key);
+    }
+
+    /** Where the object's parts are in its bytes, found on first use. */
+    private ObjectSpans spans() {
+        ObjectSpans found = spans;
+        if (found == null) {
+            found = ObjectSpans.find(source, metadata);
+            spans = found;
+        }
+        return found;
     }
 
     public GroupKey group() {
@@ -116,24 +128,52 @@ public final class ObservedObject {
         if (parsed != null) {
             return Json.convert(parsed, type);
         }
-        if (spans == null || spans.managedStart() < 0) {
+        if (spans().managedStart() < 0) {
             return Json.mapper().readValue(source, offset, length, type);
         }
-        return Json.mapper().readValue(withoutManagedFields(), type);
+        return Json.mapper().readValue(new WithoutManagedFields(), type);
     }
 
     /**
      * The object's bytes with {@code null} for its managedFields, which typed objects never read
-     * ({@link Json}): nearly half the bytes of a child, and the most field names to tokenize.
+     * ({@link Json}): nearly half the bytes of a child, and the most field names to tokenize. A stream,
+     * so the parser reads it into its own recycled buffer and nothing is copied for it.
      */
-    private byte[] withoutManagedFields() {
-        int before = spans.managedStart() - offset;
-        int after = offset + length - spans.managedEnd();
-        byte[] bytes = new byte[before + NULL.length + after];
-        System.arraycopy(source, offset, bytes, 0, before);
-        System.arraycopy(NULL, 0, bytes, before, NULL.length);
-        System.arraycopy(source, spans.managedEnd(), bytes, before + NULL.length, after);
-        return bytes;
+    private final class WithoutManagedFields extends InputStream {
+        private final ObjectSpans spans = spans();
+        private int position = offset;
+        private int nullIndex = -1;
+
+        @Override
+        public int read() {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] into, int at, int wanted) {
+            if (nullIndex >= 0 && nullIndex < NULL.length) {
+                int count = Math.min(wanted, NULL.length - nullIndex);
+                System.arraycopy(NULL, nullIndex, into, at, count);
+                nullIndex += count;
+                if (nullIndex == NULL.length) {
+                    position = spans.managedEnd();
+                }
+                return count;
+            }
+            int segmentEnd = position < spans.managedStart() ? spans.managedStart() : offset + length;
+            if (position >= segmentEnd) {
+                if (segmentEnd == spans.managedStart() && nullIndex < 0) {
+                    nullIndex = 0;
+                    return read(into, at, wanted);
+                }
+                return -1;
+            }
+            int count = Math.min(wanted, segmentEnd - position);
+            System.arraycopy(source, position, into, at, count);
+            position += count;
+            return count;
+        }
     }
 
     /**
@@ -156,11 +196,9 @@ public final class ObservedObject {
             return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
                     metadata.path("namespace").textValue(), annotation.textValue());
         }
-        if (spans != null) {
-            return new Summary(group.apiVersion(), group.kind(), keyName(), text(spans.namespaceStart(), spans.namespaceEnd()),
-                    text(spans.appliedStart(), spans.appliedEnd()));
-        }
-        throw new IllegalStateException("an object is either parsed or scanned");
+        ObjectSpans found = spans();
+        return new Summary(group.apiVersion(), group.kind(), keyName(), text(found.namespaceStart(), found.namespaceEnd()),
+                text(found.appliedStart(), found.appliedEnd()));
     }
 
     private String text(int start, int end) {
@@ -168,6 +206,7 @@ public final class ObservedObject {
     }
 
     private ObjectNode parse() {
+        String pointer = pointer();
         JsonNode node;
         try {
             node = Json.mapper().readTree(source, offset, length);
