@@ -58,7 +58,7 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     }
 
     /** The same for an object already parsed and checked for shape and group: a name or namespace its key does not give. */
-    static MalformedRequestException misfit(ObjectNode object, String key, String pointer) {
+    private static MalformedRequestException misfit(ObjectNode object, String key, String pointer) {
         int slash = key.indexOf('/');
         JsonNode metadata = object.path("metadata");
         String name = metadata.path("name").asText();
@@ -70,14 +70,6 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         String namespace = metadata.path("namespace").asText("");
         return new MalformedRequestException(pointer + "/metadata/namespace", pointer + "/metadata/namespace: is "
                 + (namespace.isEmpty() ? "missing" : namespace) + ", but its key " + key + " says " + key.substring(0, slash));
-    }
-
-    /** Whether a parsed object's name and namespace are those its key gives. */
-    static boolean keyFits(ObjectNode object, String key) {
-        int slash = key.indexOf('/');
-        JsonNode metadata = object.path("metadata");
-        return metadata.path("name").asText().equals(slash < 0 ? key : key.substring(slash + 1))
-                && (slash < 0 || metadata.path("namespace").asText("").equals(key.substring(0, slash)));
     }
 
     @Override
