@@ -74,8 +74,17 @@ final class Envelope {
         return maps.get(field);
     }
 
-    /** The controller object is the same bytes on every call of a controller: parsed once, shared, read only. */
+    /**
+     * The controller object is the same bytes on every call of a controller: parsed once, shared, read
+     * only; bytes equal to a controller checked and parsed before are not scanned again (an object ends
+     * where its text says, so no more bytes belong to it).
+     */
     private int controller(JsonScanner scanner, int start) {
+        SharedTrees.Kept known = scanner.at(start) == '{' ? CONTROLLERS.at(scanner.body(), start) : null;
+        if (known != null) {
+            trees.put("controller", known.tree());
+            return start + known.text().length;
+        }
         int end = scanner.valueEnd(start);
         try {
             trees.put("controller", CONTROLLERS.tree(scanner.body(), start, end));
