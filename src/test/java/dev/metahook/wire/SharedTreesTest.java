@@ -29,7 +29,7 @@ class SharedTreesTest {
         byte[] first = "{\"controller\":{\"spec\":{}}}".getBytes(StandardCharsets.UTF_8);
         JsonNode kept = trees.tree(first, 14, first.length - 1);
         byte[] later = "{\"parent\":{},\"controller\":{\"spec\":{}},\"x\":1}".getBytes(StandardCharsets.UTF_8);
-        SharedTrees.Kept found = trees.at(later, 27);
+        SharedTrees.Kept found = trees.at(later, 26);
         assertSame(kept, found.tree());
         assertEquals("{\"spec\":{}}", new String(found.text(), StandardCharsets.UTF_8));
         assertNull(trees.at("{\"controller\":{\"spec\":{\"a\":1}}}".getBytes(StandardCharsets.UTF_8), 14));
