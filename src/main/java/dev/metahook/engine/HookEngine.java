@@ -81,7 +81,7 @@ public final class HookEngine {
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
         DecoratorRequest request = DecoratorRequest.read(Json.parse(body));
-        return new Decoded(null, request, null, facts(request.object(), request.attachments().size()));
+        return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
 
     private HookAnswer dispatch(Registration registration, Hook hook, Decoded request) {
@@ -111,17 +111,17 @@ public final class HookEngine {
         }
     }
 
-    private static HookAnswer.Facts facts(JsonNode parent, int observed) {
-        JsonNode metadata = parent.path("metadata");
+    private static HookAnswer.Facts facts(JsonNode object, int observed) {
+        JsonNode metadata = object.path("metadata");
         String namespace = metadata.path("namespace").asText("");
         return new HookAnswer.Facts((namespace.isEmpty() ? "" : namespace + "/") + metadata.path("name").asText(),
                 metadata.path("generation").canConvertToLong() ? metadata.path("generation").asLong() : -1, observed, 0);
     }
 
     private static String kindOf(Decoded request) {
-        JsonNode parent = request.composite() != null ? request.composite().parent()
-                : request.decorator() != null ? request.decorator().object() : request.customize().parent();
-        return parent.path("kind").asText("?") + " ";
+        JsonNode object = request.composite() != null ? request.composite().parent()
+                : request.decorator() != null ? request.decorator().target() : request.customize().parent();
+        return object.path("kind").asText("?") + " ";
     }
 
     private static HookAnswer badRequest(MalformedRequestException e) {
