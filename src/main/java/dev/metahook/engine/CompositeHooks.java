@@ -63,7 +63,7 @@ final class CompositeHooks {
     static HookContext context(ObjectNode controller, String namespace, ObjectMap children,
                                ObjectMap related, String field, String declarations, Hook hook,
                                boolean finalizing, Clock clock) {
-        boolean v2 = HookVersion.declared(controller, hook.path()) == HookVersion.V2;
+        boolean v2 = HookVersion.declared(controller, hook.segment()) == HookVersion.V2;
         ObservedView observed = ObservedView.children(children, namespace, field);
         ObservedView relatedView = new ObservedView(related, namespace, v2 ? "" : namespace, "related");
         return new HookContext(observed, relatedView, new ControllerObject(controller, declarations), finalizing, clock);

@@ -51,7 +51,7 @@ public final class HookEngine {
             return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
                     "no controller is named '" + controllerName + "'; this server has " + controllers.names()));
         }
-        Hook hook = Hook.fromPath(hookName);
+        Hook hook = Hook.fromSegment(hookName);
         if (hook == null || !registration.hooks().contains(hook)) {
             return HookAnswer.problem(Problem.of("unknown-hook", "Unknown hook", 404,
                     "controller " + controllerName + " has no hook '" + hookName + "'; it has " + paths(registration)));
@@ -99,12 +99,12 @@ public final class HookEngine {
         } catch (TransientException e) {
             return retryLater(e);
         } catch (GuardViolation e) {
-            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.path(), parent, e.getMessage());
+            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.segment(), parent, e.getMessage());
             return HookAnswer.problem(new Problem("response-refused", "Response refused by guards", 500,
                     "the controller's answer breaks Metacontroller's contract; nothing was sent: "
                             + shorten(e.violations().get(0)), null, e.violations()));
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.error("{} {} for {} failed", registration.name(), hook.path(), parent, e);
+            LOG.error("{} {} for {} failed", registration.name(), hook.segment(), parent, e);
             return HookAnswer.problem(Problem.of("controller-failed", "Controller failed", 500,
                     "controller " + registration.name() + " failed on " + kindOf(request) + parent + ": "
                             + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage()))));
@@ -140,7 +140,7 @@ public final class HookEngine {
     }
 
     private static String paths(Registration registration) {
-        return registration.hooks().stream().map(Hook::path).toList().toString();
+        return registration.hooks().stream().map(Hook::segment).toList().toString();
     }
 
     private static String shorten(String text) {

@@ -166,7 +166,7 @@ public final class HookServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             Optional<Problem> clientFault = BodyFailure.of(e);
             if (clientFault.isEmpty()) {
-                observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+                observe(controller, hook, HookAnswer.outcomeOnly(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
                 throw e;
             }
             ctx.header("Connection", "close");

@@ -169,8 +169,8 @@ public final class HookTester {
         }
         ObjectNode hooks = spec.putObject("hooks");
         for (Hook hook : registration.hooks()) {
-            hooks.putObject(hook.path()).put("version", "v1").putObject("webhook")
-                    .put("url", "http://in-process/" + registration.name() + "/" + hook.path());
+            hooks.putObject(hook.segment()).put("version", "v1").putObject("webhook")
+                    .put("url", "http://in-process/" + registration.name() + "/" + hook.segment());
         }
         return manifest;
     }

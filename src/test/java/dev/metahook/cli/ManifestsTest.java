@@ -67,7 +67,7 @@ class ManifestsTest {
                 declared.add(hook.getKey());
                 assertEquals(HOOK_BASE + "/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
             });
-            Set<String> served = SERVED.hooks(name).stream().map(Hook::path).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> served = SERVED.hooks(name).stream().map(Hook::segment).collect(Collectors.toCollection(TreeSet::new));
             assertEquals(served, declared, name);
             assertTrue(controller.at("/spec/generateSelector").asBoolean(), name);
         }

@@ -48,7 +48,7 @@ class ExampleManifestsTest {
                     declared.add(hook.getKey());
                     assertEquals("http://metahook.metahook-system/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
                 });
-                assertEquals(registration.hooks().stream().map(Hook::path).collect(Collectors.toCollection(TreeSet::new)), declared, name);
+                assertEquals(registration.hooks().stream().map(Hook::segment).collect(Collectors.toCollection(TreeSet::new)), declared, name);
                 assertEquals(registration.kind() == Kind.COMPOSITE ? "CompositeController" : "DecoratorController",
                         controller.path("kind").asText(), name);
                 assertEquals("Bearer", controller.at("/spec/endpointConfigs/0/authorization/type").asText(), name);
