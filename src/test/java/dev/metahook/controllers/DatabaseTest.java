@@ -3,7 +3,7 @@ package dev.metahook.controllers;
 import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ class DatabaseTest {
     }
 
     private static ObjectNode database() {
-        return Cluster.parent("examples/database.yaml", UID, 1, FINALIZER);
+        return StoredObjects.parent("examples/database.yaml", UID, 1, FINALIZER);
     }
 
     private static ObjectNode deleting(ObjectNode database) {
@@ -59,7 +59,7 @@ class DatabaseTest {
     }
 
     private static ObjectNode request(ObjectNode database, List<ObjectNode> observed, boolean finalizing) {
-        return Cluster.request(Cluster.manifest("metacontroller/database-controller.yaml"), database, observed, finalizing);
+        return StoredObjects.request(StoredObjects.manifest("metacontroller/database-controller.yaml"), database, observed, finalizing);
     }
 
     /** Every child of a first sync, observed, the StatefulSet with this status. */
@@ -69,7 +69,7 @@ class DatabaseTest {
         for (JsonNode child : first.get("children")) {
             String status = child.path("kind").asText().equals("StatefulSet") ? statefulSetStatus
                     : child.path("kind").asText().equals("Service") ? "{'loadBalancer':{}}" : null;
-            observed.add(Cluster.observe(child, database, status == null ? null : json(status)));
+            observed.add(StoredObjects.observe(child, database, status == null ? null : json(status)));
         }
         return observed;
     }
@@ -422,7 +422,7 @@ class DatabaseTest {
         List<ObjectNode> observed = new ArrayList<>();
         for (JsonNode child : finalize(database, running(database, READY)).get("children")) {
             boolean statefulSet = child.path("kind").asText().equals("StatefulSet");
-            observed.add(Cluster.observe(child, database, statefulSet ? json("{'observedGeneration':2,'replicas':0}") : null));
+            observed.add(StoredObjects.observe(child, database, statefulSet ? json("{'observedGeneration':2,'replicas':0}") : null));
         }
         return observed;
     }
@@ -430,7 +430,7 @@ class DatabaseTest {
     private static List<ObjectNode> withBackupJob(ObjectNode database, String jobStatus) {
         List<ObjectNode> observed = drained(database);
         JsonNode job = child(finalize(database, observed), "Job", "orders-final-backup");
-        observed.add(Cluster.observe(job, database, json(jobStatus)));
+        observed.add(StoredObjects.observe(job, database, json(jobStatus)));
         return observed;
     }
 

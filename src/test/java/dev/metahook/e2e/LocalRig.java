@@ -7,7 +7,7 @@ import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.HttpHook;
 import dev.metahook.sim.ObjectRef;
 import dev.metahook.sim.Simulation;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -99,7 +99,7 @@ final class LocalRig implements Rig {
 
     @Override
     public ObjectNode example(String file) {
-        return Cluster.manifest("examples/" + file);
+        return StoredObjects.manifest("examples/" + file);
     }
 
     @Override
@@ -129,7 +129,7 @@ final class LocalRig implements Rig {
 
     private Simulation simulation(String controller) {
         return simulations.computeIfAbsent(controller, name -> {
-            ControllerSpec spec = ControllerSpec.read(Cluster.manifest("metacontroller/" + name + "-controller.yaml"));
+            ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest("metacontroller/" + name + "-controller.yaml"));
             return new Simulation(spec, HttpHook.of(spec, URI.create("http://127.0.0.1:" + port)),
                     new ApiServerCluster(client, NAMESPACE, KINDS.get(name)));
         });

@@ -13,14 +13,14 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Plays Metacontroller and the API server just enough to build realistic requests: a desired child
- * becomes an observed one with the controller-uid label, the last-applied annotation, server metadata,
- * the owner reference and a status the test chooses.
+ * Objects as the API server stores them and Metacontroller observes them, just enough to build
+ * realistic requests: a desired child becomes an observed one with the controller-uid label, the
+ * last-applied annotation, server metadata, the owner reference and a status the test chooses.
  */
-public final class Cluster {
+public final class StoredObjects {
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private Cluster() {
+    private StoredObjects() {
     }
 
     /** A YAML file of the repository (first document) as JSON. */
