@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
@@ -69,9 +71,9 @@ class ExamplesTest {
 
     /** The WebApp's observed children as {@code kubectl get -o yaml} would list them, for {@code render --observed}. */
     private static String observedYaml(ObjectNode request) throws IOException {
-        com.fasterxml.jackson.dataformat.yaml.YAMLMapper yaml = com.fasterxml.jackson.dataformat.yaml.YAMLMapper.builder()
-                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS).build();
+        YAMLMapper yaml = YAMLMapper.builder()
+                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS).build();
         StringBuilder out = new StringBuilder("# The children Metacontroller observes for examples/webapp.yaml (see requests/webapp-sync.json).\n");
         for (JsonNode group : request.get("children")) {
             for (JsonNode child : group) {

@@ -254,7 +254,7 @@ class WebAppTest {
 
     /** Exactly what Metacontroller last applied, controller-uid label included. */
     static ObjectNode asLastApplied(JsonNode observed) {
-        return (ObjectNode) dev.metahook.wire.Json.parse(observed.at("/metadata/annotations")
+        return (ObjectNode) Json.parse(observed.at("/metadata/annotations")
                 .get("metacontroller.k8s.io/last-applied-configuration").asText().getBytes());
     }
 

@@ -11,6 +11,7 @@ import dev.metahook.testing.StoredObjects;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -21,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,7 +53,7 @@ final class LocalRig implements Rig {
         this.client = client;
         this.hookService = hookService;
         this.port = port;
-        Map<String, String[]> every = new java.util.TreeMap<>();
+        Map<String, String[]> every = new TreeMap<>();
         KINDS.values().forEach(kinds -> kinds.forEach(kind -> every.put(kind[0] + " " + kind[1], kind)));
         this.cluster = new ApiServerCluster(client, NAMESPACE, List.copyOf(every.values()));
     }
@@ -80,7 +82,7 @@ final class LocalRig implements Rig {
         Commands.waitFor(Duration.ofSeconds(60), "the hook service to be ready", () -> {
             try {
                 return ready.toURL().openConnection().getInputStream().readAllBytes().length > 0;
-            } catch (java.io.IOException notYet) {
+            } catch (IOException notYet) {
                 return false;
             }
         });

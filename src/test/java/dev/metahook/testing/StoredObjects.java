@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
+import dev.metahook.wire.LastAppliedConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,7 +53,7 @@ public final class StoredObjects {
         applied.with("metadata").with("labels").put("controller-uid", parentUid);
         ObjectNode observed = applied.deepCopy();
         ObjectNode metadata = observed.with("metadata");
-        metadata.with("annotations").put(dev.metahook.wire.LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
+        metadata.with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         metadata.put("uid", UUID.nameUUIDFromBytes(CanonicalJson.bytes(metadata.path("name"))).toString())
                 .put("resourceVersion", "2000").put("generation", 1).put("creationTimestamp", "2026-11-29T10:00:01Z");
         metadata.putArray("ownerReferences").addObject()
@@ -85,7 +87,7 @@ public final class StoredObjects {
 
     /** JSON from text, for statuses written inline in tests. */
     public static JsonNode json(String text) {
-        return Json.parse(text.replace('\'', '"').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Json.parse(text.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
     }
 
     private static String kindOf(String resource) {
