@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.LabelSelectors;
 import dev.metahook.wire.ResponseCheck;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -257,7 +258,7 @@ public final class AnswerRules {
 
     private static void decimals(JsonNode node, String pointer, String hook, List<Breach> breaches) {
         if (node.isNumber() && !node.isIntegralNumber()) {
-            java.math.BigDecimal value = node.decimalValue();
+            BigDecimal value = node.decimalValue();
             if (value.signum() == 0 || value.stripTrailingZeros().scale() <= 0) {
                 breaches.add(new Breach("decimal", hook + " " + (pointer.isEmpty() ? "/" : pointer) + " is " + node
                         + ", a whole number written as a decimal: it never equals the API server's integer"));
