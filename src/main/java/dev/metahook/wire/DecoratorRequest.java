@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Set;
 
 /**
- * A DecoratorController sync or finalize request: the target {@code object} and its attachments. The
- * controller tree is shared with every other call that carried the same controller: read it, never change it.
+ * A DecoratorController sync or finalize request: the target (sent as {@code object}) and its
+ * attachments. The controller tree is shared with every other call that carried the same controller:
+ * read it, never change it.
  */
-public record DecoratorRequest(ObjectNode controller, ObjectNode object, ObjectMap attachments, ObjectMap related,
+public record DecoratorRequest(ObjectNode controller, ObjectNode target, ObjectMap attachments, ObjectMap related,
                                boolean finalizing) {
 
     private static final Set<String> MAPS = Set.of("attachments", "related");
@@ -21,21 +22,21 @@ public record DecoratorRequest(ObjectNode controller, ObjectNode object, ObjectM
                     "this is a CompositeController or customize request (it has /parent); a DecoratorController hook needs /object");
         }
         ObjectNode controller = Shapes.object(root.tree("controller"), "/controller");
-        ObjectNode object = Shapes.kubernetesObject(root.tree("object"), "/object");
+        ObjectNode target = Shapes.kubernetesObject(root.tree("object"), "/object");
         if (!root.has("attachments")) {
             throw new MalformedRequestException("/attachments",
                     "/attachments: required field is missing; decorator sync and finalize requests always carry the attachments");
         }
         ObjectMap related = root.map("related");
         boolean finalizing = Shapes.optionalBoolean(root.tree("finalizing"), "/finalizing");
-        return new DecoratorRequest(controller, object, root.map("attachments"), related == null ? ObjectMap.empty() : related,
+        return new DecoratorRequest(controller, target, root.map("attachments"), related == null ? ObjectMap.empty() : related,
                 finalizing);
     }
 
     public ObjectNode toJson() {
         ObjectNode out = Json.object();
         out.set("controller", controller);
-        out.set("object", object);
+        out.set("object", target);
         out.set("attachments", attachments.toJson());
         out.set("related", related.toJson());
         out.put("finalizing", finalizing);

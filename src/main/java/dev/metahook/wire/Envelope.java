@@ -37,8 +37,7 @@ final class Envelope {
         }
         if (scanner.at(start) != '{') {
             scanner.valueEnd(start);
-            throw new MalformedRequestException("", "not a Metacontroller request: the body is " + scanner.describe(start)
-                    + ", expected an object with controller and parent (or object)");
+            throw notAnObject(scanner.describe(start));
         }
         Envelope envelope = new Envelope();
         int end = scanner.skipWhitespace(scanner.fields(start, (name, valueStart) -> {
@@ -54,9 +53,7 @@ final class Envelope {
         if (!scanner.atEnd(end)) {
             throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
         }
-        if (!envelope.has("parent") && !envelope.has("object")) {
-            throw new MalformedRequestException("/parent", "not a Metacontroller request: /parent is missing");
-        }
+        requireOwner(envelope.has("parent"), envelope.has("object"));
         return envelope;
     }
 
@@ -107,6 +104,19 @@ final class Envelope {
             throw new MalformedRequestException("", "request body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new MalformedRequestException("", "request body is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    /** A body that is not a JSON object, described ({@code an array, ...}). */
+    static MalformedRequestException notAnObject(String described) {
+        return new MalformedRequestException("", "not a Metacontroller request: the body is " + described
+                + ", expected an object with controller and parent (or object)");
+    }
+
+    /** Every hook request carries the object it is about: {@code parent}, or a decorator's {@code object}. */
+    static void requireOwner(boolean hasParent, boolean hasObject) {
+        if (!hasParent && !hasObject) {
+            throw new MalformedRequestException("/parent", "not a Metacontroller request: /parent is missing");
         }
     }
 }

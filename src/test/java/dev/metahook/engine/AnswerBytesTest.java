@@ -12,8 +12,8 @@ import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.examples.Examples;
 import dev.metahook.sim.Checker;
-import dev.metahook.testing.Cluster;
 import dev.metahook.testing.Fixtures;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -106,8 +107,8 @@ class AnswerBytesTest {
         calls.put("service-per-pod-sync-composite-body", new Call("service-per-pod", "sync", 400, () -> example("webapp-sync")));
         calls.put("configmappropagation-customize", new Call("configmappropagation", "customize", 200, () -> {
             ObjectNode request = Json.object();
-            request.set("controller", Cluster.manifest("examples/configmappropagation/controller.yaml"));
-            request.set("parent", Cluster.parent("examples/configmappropagation/configmappropagation.yaml",
+            request.set("controller", StoredObjects.manifest("examples/configmappropagation/controller.yaml"));
+            request.set("parent", StoredObjects.parent("examples/configmappropagation/configmappropagation.yaml",
                     "0c4d6e2a-5b1f-4e8a-9d3c-7f2b1a0e9d88", 1, null));
             return CanonicalJson.bytes(request);
         }));
@@ -140,7 +141,7 @@ class AnswerBytesTest {
         }
     }
 
-    private static byte[] edited(byte[] request, java.util.function.Consumer<ObjectNode> edit) {
+    private static byte[] edited(byte[] request, Consumer<ObjectNode> edit) {
         ObjectNode tree = (ObjectNode) Json.parse(request);
         edit.accept(tree);
         return tree.toString().getBytes(StandardCharsets.UTF_8);
