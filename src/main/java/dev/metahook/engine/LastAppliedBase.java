@@ -37,7 +37,7 @@ final class LastAppliedBase {
     private static final TypedForms TYPED = new TypedForms();
 
     /** What a typed round trip depends on: the type, the annotation, and the namespaces that complete it. */
-    private record TypedKey(Class<?> type, String lastApplied, String namespace, String parentNamespace) {
+    record TypedKey(Class<?> type, String lastApplied, String namespace, String parentNamespace) {
     }
 
     /**
@@ -63,6 +63,11 @@ final class LastAppliedBase {
                 keep(key, known);
             }
             return known == UNREADABLE ? null : known;
+        }
+
+        /** How many round trips are kept. */
+        int size() {
+            return forms.size();
         }
 
         private synchronized void keep(TypedKey key, ObjectNode typed) {

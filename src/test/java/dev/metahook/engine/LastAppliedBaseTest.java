@@ -1,0 +1,104 @@
+package dev.metahook.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.engine.LastAppliedBase.TypedForms;
+import dev.metahook.engine.LastAppliedBase.TypedKey;
+import dev.metahook.wire.Json;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Service;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The bounded store of typed round trips behind {@link LastAppliedBase}: what it keeps, and that keeping changes no answer. */
+class LastAppliedBaseTest {
+    private static ObjectNode service(String namespace, String name) {
+        String json = "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"" + namespace
+                + "\",\"creationTimestamp\":null},\"spec\":{\"ports\":[{\"port\":80,\"targetPort\":8080}]},\"unknownField\":1.50}";
+        return (ObjectNode) Json.parse(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static TypedKey key(Class<?> type, ObjectNode base, String namespace) {
+        return new TypedKey(type, base.toString(), namespace, namespace);
+    }
+
+    @Test
+    void aKeptRoundTripIsTheAnswerAFreshOneGives() {
+        ObjectNode base = service("shop", "web");
+        TypedForms forms = new TypedForms();
+        ObjectNode miss = forms.of(key(Service.class, base, "shop"), base);
+        ObjectNode hit = forms.of(key(Service.class, base, "shop"), base.deepCopy());
+        assertSame(miss, hit, "the second call reads the kept round trip");
+        assertEquals(new TypedForms().of(key(Service.class, base, "shop"), base), hit);
+        assertEquals(1, forms.size());
+        assertFalse(hit.path("metadata").has("creationTimestamp"), "a Service's round trip drops the null its model cannot hold: " + hit);
+        assertEquals(1.5, hit.path("unknownField").doubleValue());
+        assertEquals(8080, hit.at("/spec/ports/0/targetPort").intValue());
+    }
+
+    @Test
+    void typesAndNamespacesAreKeptApart() {
+        TypedForms forms = new TypedForms();
+        ObjectNode words = service("shop", "words");
+        ((ObjectNode) words.at("/spec/ports/0")).put("port", "eighty");
+        assertNull(forms.of(key(Service.class, words, "shop"), words), "a Service's port is a number");
+        ObjectNode generic = forms.of(key(GenericKubernetesResource.class, words, "shop"), words);
+        assertEquals("eighty", generic.at("/spec/ports/0/port").textValue(), "a generic resource reads any spec: " + generic);
+        ObjectNode shop = service("shop", "web");
+        ObjectNode lab = service("lab", "web");
+        ObjectNode labService = forms.of(new TypedKey(Service.class, shop.toString(), "lab", "lab"), lab);
+        assertEquals("lab", labService.at("/metadata/namespace").textValue(), "same annotation text, other namespace: its own round trip");
+        assertEquals("shop", forms.of(key(Service.class, shop, "shop"), shop).at("/metadata/namespace").textValue());
+        assertEquals(4, forms.size());
+    }
+
+    @Test
+    void anAnnotationItsTypeCannotReadIsRememberedAsUnreadable() {
+        TypedForms forms = new TypedForms();
+        ObjectNode base = service("shop", "web");
+        base.with("data").put("key", 3);
+        base.put("kind", "ConfigMap");
+        assertNull(forms.of(key(ConfigMap.class, base, "shop"), base));
+        assertNull(forms.of(key(ConfigMap.class, base, "shop"), base));
+        assertEquals(1, forms.size());
+    }
+
+    @Test
+    void theStoreNeverHoldsMoreThanItsBound() {
+        TypedForms forms = new TypedForms();
+        for (int i = 0; i < TypedForms.CAPACITY * 2 + 7; i++) {
+            ObjectNode base = service("shop", "web-" + i);
+            assertEquals("web-" + i, forms.of(key(Service.class, base, "shop"), base).at("/metadata/name").textValue());
+            assertTrue(forms.size() <= TypedForms.CAPACITY, "kept " + forms.size());
+        }
+        assertTrue(forms.size() > 0);
+    }
+
+    @Test
+    void aLargeAnnotationIsConvertedButNeverKept() {
+        TypedForms forms = new TypedForms();
+        ObjectNode base = service("shop", "web");
+        base.with("metadata").with("annotations").put("big", "x".repeat((int) (TypedForms.CAPACITY_CHARS / 8) + 1));
+        ObjectNode typed = forms.of(key(Service.class, base, "shop"), base);
+        assertEquals(base.at("/metadata/annotations/big"), typed.at("/metadata/annotations/big"));
+        assertEquals(0, forms.size());
+    }
+
+    @Test
+    void theCharacterBudgetStartsTheStoreOver() {
+        TypedForms forms = new TypedForms();
+        String padding = "y".repeat((int) (TypedForms.CAPACITY_CHARS / 8) - 1000);
+        for (int i = 0; i < 9; i++) {
+            ObjectNode base = service("shop", "web-" + i);
+            base.with("metadata").with("annotations").put("pad", padding);
+            forms.of(key(Service.class, base, "shop"), base);
+        }
+        assertTrue(forms.size() < 9, "eight large annotations fill the budget; the ninth starts over (kept " + forms.size() + ")");
+    }
+}
