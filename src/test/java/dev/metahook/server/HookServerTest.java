@@ -19,23 +19,13 @@ import dev.metahook.wire.Json;
 import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A Widget through the real server: what Metacontroller sends in, what it gets back. */
 class HookServerTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(TestServer.widgets());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> TestServer.widgets());
 
     private static RequestSpecification hook() {
         return given().port(server.port()).contentType("application/json");
