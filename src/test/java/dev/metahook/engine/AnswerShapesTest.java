@@ -84,10 +84,8 @@ class AnswerShapesTest {
     @Test
     void aDecoratorsCustomizeHookAnswersItsRules() {
         JsonNode decorator = Json.parse(Fixtures.bytes(DECORATOR_REQUEST));
-        ObjectNode request = Json.object();
-        request.set("controller", decorator.get("controller"));
-        request.set("parent", decorator.get("object"));
-        HookAnswer answer = ENGINE.handle("labelling", "customize", request.toString().getBytes(StandardCharsets.UTF_8));
+        ObjectNode request = Requests.customize((ObjectNode) decorator.get("controller"), (ObjectNode) decorator.get("object"));
+        HookAnswer answer = ENGINE.handle("labelling", "customize", Requests.bytes(request));
         assertEquals(200, answer.status(), text(answer));
         String name = decorator.at("/object/metadata/name").asText();
         String namespace = decorator.at("/object/metadata/namespace").asText();
@@ -99,10 +97,7 @@ class AnswerShapesTest {
         ObjectNode controller = Requests.controller(true);
         controller.with("spec").with("hooks").putObject("customize").put("version", version)
                 .putObject("webhook").put("url", "http://metahook.metahook-system/across/customize");
-        ObjectNode request = Json.object();
-        request.set("controller", controller);
-        request.set("parent", Requests.widget("hello", 1, "hi"));
-        return request.toString().getBytes(StandardCharsets.UTF_8);
+        return Requests.bytes(Requests.customize(controller, Requests.widget("hello", 1, "hi")));
     }
 
     @Test

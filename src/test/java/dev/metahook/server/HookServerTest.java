@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
-import dev.metahook.wire.Json;
 import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.util.List;
@@ -94,9 +93,7 @@ class HookServerTest {
 
     @Test
     void customizeAnswersTheControllersRules() {
-        ObjectNode request = Json.object();
-        request.set("controller", Requests.controller(true));
-        request.set("parent", Requests.widget("hello", 3, "hi"));
+        ObjectNode request = Requests.customize(Requests.controller(true), Requests.widget("hello", 3, "hi"));
         hook().body(Requests.bytes(request)).post("/widget/customize").then()
                 .statusCode(200)
                 .body("relatedResources", hasSize(1))
