@@ -148,7 +148,7 @@ class CheckCommandTest {
     void reportsNullsInChildren() throws Exception {
         reports(check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
-            answer.path("children").forEach(child -> ((ObjectNode) child.get("metadata")).putNull("creationTimestamp"));
+            answer.path("children").forEach(child -> ((ObjectNode) child).putNull("immutable"));
             return ScriptedHook.Answer.ok(answer);
         }), "null");
     }

@@ -109,7 +109,7 @@ class AnswerShapesTest {
 
         HookAnswer v1 = ENGINE.handle("across", "customize", customizeRequest("v1"));
         assertEquals(500, v1.status(), text(v1));
-        assertTrue(text(v1).contains("/relatedResources/0: namespaceSelector is not supported for a namespaced parent in a v1 hook"), text(v1));
+        assertTrue(text(v1).contains("related-rule: /relatedResources/0: namespaceSelector is not supported for namespaced parent in v1 hook version"), text(v1));
     }
 
     /** An observed ConfigMap whose data is a number: JSON, the right kind and name, but no ConfigMap. */

@@ -127,7 +127,7 @@ class HookEngineTest {
         JsonNode problem = problem(answer);
         assertEquals("urn:metahook:problem:response-refused", problem.path("type").asText());
         assertEquals(1, problem.path("violations").size(), problem.toString());
-        assertEquals("child Secret s: Secret.v1 is not declared in the controller's spec.childResources (Metacontroller would create it"
+        assertEquals("undeclared: child Secret s: Secret.v1 is not declared in the controller's spec.childResources (Metacontroller would create it"
                 + " but never observe, update or delete it)", problem.path("violations").get(0).asText());
         assertFalse(problem.has("children"), "nothing of the refused answer is sent");
     }
