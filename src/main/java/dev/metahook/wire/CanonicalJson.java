@@ -62,41 +62,18 @@ public final class CanonicalJson {
         }
     }
 
-    /** An object's fields in code point order: as they stand when they already are (the usual case), else sorted. */
     private static void writeObject(JsonGenerator out, JsonNode node) throws IOException {
+        List<Map.Entry<String, JsonNode>> fields = new ArrayList<>(node.size());
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            fields.add(it.next());
+        }
+        fields.sort(FIELD_ORDER);
         out.writeStartObject();
-        if (inOrder(node)) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                writeField(out, it.next());
-            }
-        } else {
-            List<Map.Entry<String, JsonNode>> fields = new ArrayList<>(node.size());
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                fields.add(it.next());
-            }
-            fields.sort(FIELD_ORDER);
-            for (Map.Entry<String, JsonNode> field : fields) {
-                writeField(out, field);
-            }
+        for (Map.Entry<String, JsonNode> field : fields) {
+            out.writeFieldName(field.getKey());
+            write(out, field.getValue());
         }
         out.writeEndObject();
-    }
-
-    private static void writeField(JsonGenerator out, Map.Entry<String, JsonNode> field) throws IOException {
-        out.writeFieldName(field.getKey());
-        write(out, field.getValue());
-    }
-
-    private static boolean inOrder(JsonNode node) {
-        String previous = null;
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String name = it.next();
-            if (previous != null && compareCodePoints(previous, name) > 0) {
-                return false;
-            }
-            previous = name;
-        }
-        return true;
     }
 
     private static void writeNumber(JsonGenerator out, JsonNode node) throws IOException {

@@ -12,14 +12,12 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * The one Jackson configuration metahook uses, for reading bodies, converting trees to typed objects
@@ -46,17 +44,6 @@ public final class Json {
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.ALWAYS))
             .build();
-
-    /**
-     * A reader per type, made once: it holds the type's deserializer, which the mapper would otherwise
-     * look up (and the type resolve) on every conversion.
-     */
-    private static final ClassValue<ObjectReader> READERS = new ClassValue<>() {
-        @Override
-        protected ObjectReader computeValue(Class<?> type) {
-            return MAPPER.readerFor(type);
-        }
-    };
 
     private Json() {
     }
@@ -122,22 +109,6 @@ public final class Json {
 
     /** A tree as a typed value; the caller handles the conversion error. */
     public static <T> T convert(JsonNode tree, Class<T> type) throws JsonProcessingException {
-        try {
-            return READERS.get(type).readValue(tree);
-        } catch (JsonProcessingException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
-        }
-    }
-
-    /** JSON bytes (part of an array) as a typed value. */
-    static <T> T read(byte[] source, int offset, int length, Class<T> type) throws IOException {
-        return READERS.get(type).readValue(source, offset, length);
-    }
-
-    /** A JSON stream as a typed value. */
-    static <T> T read(InputStream source, Class<T> type) throws IOException {
-        return READERS.get(type).readValue(source);
+        return MAPPER.treeToValue(tree, type);
     }
 }

@@ -133,9 +133,9 @@ public final class ObservedObject {
             return Json.convert(parsed, type);
         }
         if (managedStart < 0) {
-            return Json.read(source, offset, length, type);
+            return Json.mapper().readValue(source, offset, length, type);
         }
-        return Json.read(new WithoutManagedFields(), type);
+        return Json.mapper().readValue(new WithoutManagedFields(), type);
     }
 
     /**
