@@ -132,7 +132,7 @@ class HookTesterTest {
     void checkDrivesADecoratorAndFeedsRelatedObjects() {
         Controllers controllers = Controllers.builder()
                 .decorator("budget", io.fabric8.kubernetes.api.model.apps.Deployment.class,
-                        new dev.metahook.readme.WriteYourOwnControllerTest.BudgetDecorator())
+                        dev.metahook.readme.ReadmeCode.budgetDecorator())
                 .composite("propagation", dev.metahook.examples.configmappropagation.ConfigMapPropagation.class,
                         new dev.metahook.examples.configmappropagation.ConfigMapPropagationController())
                 .build();
