@@ -26,11 +26,11 @@ final class CompositeHooks {
     HookAnswer call(Registration registration, Hook hook, CompositeRequest request) {
         boolean finalizing = request.finalizing();
         checkRoute(registration, hook, finalizing);
-        TypedObjects.checkKind(request.parent(), registration.parentType(), request.controller(), "parent");
+        TypedObjects.checkKind(request.parent(), registration.type(), request.controller(), "parent");
         String namespace = namespaceOf(request.parent());
         HookContext context = context(request.controller(), namespace, request.children(), request.related(), "children",
                 "childResources", hook, finalizing, clock);
-        var typed = TypedObjects.read(request.parent(), registration.parentType(), "parent");
+        var typed = TypedObjects.read(request.parent(), registration.type(), "parent");
         ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
                 error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
         Result<?> result = outcome.result();
@@ -63,7 +63,7 @@ final class CompositeHooks {
     static HookContext context(ObjectNode controller, String namespace, ObjectMap children,
                                ObjectMap related, String field, String declarations, Hook hook,
                                boolean finalizing, Clock clock) {
-        boolean v2 = HookVersion.declared(controller, hook.path()) == HookVersion.V2;
+        boolean v2 = HookVersion.declared(controller, hook.segment()) == HookVersion.V2;
         ObservedView observed = ObservedView.children(children, namespace, field);
         ObservedView relatedView = new ObservedView(related, namespace, v2 ? "" : namespace, "related");
         return new HookContext(observed, relatedView, new ControllerObject(controller, declarations), finalizing, clock);

@@ -36,9 +36,9 @@ final class CustomizeHook {
         String field = "parent";
         boolean composite = registration.kind() == Kind.COMPOSITE;
         JsonNode controller = composite ? request.controller() : Json.object();
-        TypedObjects.checkKind(request.parent(), registration.parentType(), controller, field);
+        TypedObjects.checkKind(request.parent(), registration.type(), controller, field);
         List<RelatedRule> rules;
-        var typed = TypedObjects.read(request.parent(), registration.parentType(), field);
+        var typed = TypedObjects.read(request.parent(), registration.type(), field);
         try {
             if (typed.invalid() != null) {
                 throw typed.invalid();

@@ -2,6 +2,7 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.wire.LabelSelectors;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -190,7 +191,7 @@ final class CallInspection {
 
     private static void decimals(JsonNode node, String pointer, String hook, List<Breach> breaches) {
         if (node.isNumber() && !node.isIntegralNumber()) {
-            java.math.BigDecimal value = node.decimalValue();
+            BigDecimal value = node.decimalValue();
             if (value.signum() == 0 || value.stripTrailingZeros().scale() <= 0) {
                 breaches.add(new Breach("decimal", hook + " " + (pointer.isEmpty() ? "/" : pointer) + " is " + node
                         + ", a whole number written as a decimal: it never equals the API server's integer"));

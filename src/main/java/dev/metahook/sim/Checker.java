@@ -1,5 +1,6 @@
 package dev.metahook.sim;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -169,7 +170,7 @@ public final class Checker {
     static byte[] writeAsIs(JsonNode tree) {
         try {
             return Json.mapper().writeValueAsBytes(tree);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -10,7 +10,7 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * {@link Checker}'s lifecycle for a DecoratorController: a decorated object's life under the simulator
+ * {@link Checker}'s lifecycle for a DecoratorController: a target's life under the simulator
  * (create the target, converge, the same request twice and with its keys reordered, a related object
  * deleted and put back, a spec change, delete and finalize) and every breach of the contract that
  * applies to decorators: the answer's shape (attachments for children), determinism, hot loops,

@@ -73,7 +73,7 @@ public final class HookCall {
 
     /** Calls the controller in-process through the engine and returns its answer. */
     public Answer call() {
-        var answer = tester.engine().handle(tester.registration().name(), hook.path(), body());
+        var answer = tester.engine().handle(tester.registration().name(), hook.segment(), body());
         return new Answer(answer.status(), answer.headers(), answer.body());
     }
 
@@ -93,7 +93,7 @@ public final class HookCall {
     }
 
     private ObjectNode map(List<ObjectNode> objects) {
-        HookVersion version = HookVersion.declared(tester.manifest(), hook.path());
+        HookVersion version = HookVersion.declared(tester.manifest(), hook.segment());
         Set<GroupKey> groups = new LinkedHashSet<>();
         objects.forEach(object -> groups.add(new GroupKey(object.path("kind").asText(), object.path("apiVersion").asText())));
         return ObjectMap.of(objects, List.copyOf(groups), version, !namespace().isEmpty()).toJson();
