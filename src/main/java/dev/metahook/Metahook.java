@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves controllers the way metahook's own service does: configuration from the environment
- * (port, TLS, auth, limits: README "Configuration"), {@code /healthz}, {@code /readyz},
+ * (port, TLS, auth, limits: docs/configuration.md), {@code /healthz}, {@code /readyz},
  * {@code /metrics}, one log line per call, and a graceful shutdown on SIGTERM. A service of one's
  * own is one line:
  *
