@@ -17,7 +17,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Every relative link of README.md and docs/*.md leads somewhere, and no file in src/ cites a docs/ page that is missing. */
+/**
+ * Every relative link of README.md and docs/*.md leads somewhere, and no file of the code, manifests, examples or
+ * build cites a docs/ page that is missing.
+ */
 class DocsLinksTest {
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
     private static final Pattern CITED_PAGE = Pattern.compile("(?<![\\w/.-])docs/([\\w-]+\\.md)");
@@ -41,21 +44,23 @@ class DocsLinksTest {
     }
 
     @Test
-    void nothingInSrcCitesAMissingDocsPage() throws IOException {
+    void nothingCitesAMissingDocsPage() throws IOException {
         TreeSet<String> missing = new TreeSet<>();
         int cited = 0;
-        try (Stream<Path> tree = Files.walk(Path.of("src"))) {
-            for (Path file : tree.filter(Files::isRegularFile).filter(DocsLinksTest::isText).toList()) {
-                Matcher page = CITED_PAGE.matcher(Files.readString(file));
-                while (page.find()) {
-                    cited++;
-                    if (!Files.isRegularFile(Path.of("docs", page.group(1)))) {
-                        missing.add(file + " cites docs/" + page.group(1));
+        for (String root : List.of("src", "metacontroller", "examples", ".ci", "Dockerfile", "pom.xml")) {
+            try (Stream<Path> tree = Files.walk(Path.of(root))) {
+                for (Path file : tree.filter(Files::isRegularFile).filter(DocsLinksTest::isText).toList()) {
+                    Matcher page = CITED_PAGE.matcher(Files.readString(file));
+                    while (page.find()) {
+                        cited++;
+                        if (!Files.isRegularFile(Path.of("docs", page.group(1)))) {
+                            missing.add(file + " cites docs/" + page.group(1));
+                        }
                     }
                 }
             }
         }
-        assertTrue(cited > 0, "src/ cites docs/ pages (the test would otherwise check nothing)");
+        assertTrue(cited > 0, "the code cites docs/ pages (the test would otherwise check nothing)");
         assertEquals(Set.of(), missing);
     }
 
