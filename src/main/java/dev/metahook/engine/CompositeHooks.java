@@ -36,7 +36,7 @@ final class CompositeHooks {
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
-        new Guards(request.controller(), request.parent(), request.children(), request.related(), "childResources", true)
+        new Guards(request.controller(), request.parent(), request.children(), request.related(), false)
                 .check(children, result);
         CompositeResponse response = new CompositeResponse(status(result, request.parent()), children,
                 Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);

@@ -36,7 +36,7 @@ final class DecoratorHooks {
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> attachments = DesiredChildren.of(result, request.attachments(), namespace);
-        new Guards(request.controller(), request.target(), request.attachments(), request.related(), "attachments", false)
+        new Guards(request.controller(), request.target(), request.attachments(), request.related(), true)
                 .check(attachments, result);
         ObjectNode status = result.status().map(Encoding::status).orElse(null);
         DecoratorResponse response = new DecoratorResponse(result.labels(), result.annotations(), status, attachments,

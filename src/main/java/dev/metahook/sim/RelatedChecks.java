@@ -2,6 +2,7 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.Breach;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Hook;
+import dev.metahook.contract.AnswerRules;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.HookVersion;
@@ -31,8 +32,6 @@ import java.util.UUID;
 public final class HookCall {
     private static final String COMPOSITE_FINALIZER = "metacontroller.io/compositecontroller-";
     private static final String DECORATOR_FINALIZER = "metacontroller.io/decoratorcontroller-";
-    private static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation", "creationTimestamp",
-            "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink", "ownerReferences");
 
     private final HookTester tester;
     private final Hook hook;
@@ -151,7 +150,7 @@ public final class HookCall {
         ObjectNode applied = observed.deepCopy();
         applied.remove("status");
         ObjectNode metadata = applied.with("metadata");
-        SERVER_METADATA.forEach(metadata::remove);
+        AnswerRules.SERVER_METADATA.forEach(metadata::remove);
         if (metadata.path("annotations") instanceof ObjectNode annotations) {
             annotations.remove(LastAppliedConfiguration.ANNOTATION);
             if (annotations.isEmpty()) {

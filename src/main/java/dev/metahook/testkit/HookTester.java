@@ -10,7 +10,6 @@ import dev.metahook.api.Hook;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
-import dev.metahook.sim.DecoratorChecker;
 import dev.metahook.sim.InProcessHook;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -117,9 +116,7 @@ public final class HookTester {
         InProcessHook hook = new InProcessHook(engine, registration.name());
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
-        Checker.Report report = spec.decorator()
-                ? new DecoratorChecker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related)
-                : new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
+        Checker.Report report = new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
         return new CheckReport(report.breaches().stream().map(Object::toString).toList(), report.calls());
     }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers;
-import dev.metahook.sim.Breach;
+import dev.metahook.contract.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.HttpHook;
