@@ -44,6 +44,9 @@ class ReadmeSnippetsTest {
             assertTrue(block.file() != null, block.where() + ": a README block is a file of src/it/consumer");
             assertEquals(Files.readString(Path.of(block.file())), block.text(), block.where() + " differs from " + block.file());
         }
+        long javaBlocks = Snippets.lines(README).stream().filter(line -> line.equals("```java")).count();
+        assertEquals(javaBlocks, blocks.stream().filter(b -> b.language().equals("java")).count(),
+                "every Java block of the README is a tagged file of src/it/consumer");
         TreeSet<String> shown = blocks.stream().map(Snippets.Snippet::file).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(consumerSources(), shown, "the consumer's sources and the README's blocks");
     }
