@@ -44,17 +44,22 @@ public final class HookServer implements AutoCloseable {
     private Boolean drained;
     private ManagementServer management;
 
-    private HookServer(ServerConfig config, HookEngine engine) {
+    private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget) {
         this.config = config;
         this.engine = engine;
         this.metrics = new HookMetrics(engine.controllers().names());
         this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
-        this.intake = new BodyIntake(MemoryBudget.ofHeap(), config.maxBodySize());
+        this.intake = new BodyIntake(budget, config.maxBodySize());
     }
 
     /** Starts listening; returns once the server accepts connections and reports ready. */
     public static HookServer start(ServerConfig config, HookEngine engine) {
-        HookServer server = new HookServer(config, engine);
+        return start(config, engine, MemoryBudget.ofHeap());
+    }
+
+    /** Starts with this memory budget for the calls in flight (a test makes it small to reach the overload). */
+    static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget) {
+        HookServer server = new HookServer(config, engine, budget);
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
