@@ -45,10 +45,11 @@ public final class Controllers {
     public enum Kind { COMPOSITE, DECORATOR }
 
     /**
-     * One registered controller: its name, kind, the type of its parent (or target), and the object
-     * that implements it. {@code sync} is the controller itself; the other hooks are capabilities.
+     * One registered controller: its name, kind, {@code type} (the parent type of a composite, the
+     * target type of a decorator), and the object that implements it. {@code sync} is the controller
+     * itself; the other hooks are capabilities.
      */
-    public record Registration(String name, Kind kind, Class<? extends HasMetadata> parentType, Object controller) {
+    public record Registration(String name, Kind kind, Class<? extends HasMetadata> type, Object controller) {
 
         public Set<Hook> hooks() {
             Set<Hook> hooks = EnumSet.of(Hook.SYNC);
@@ -83,7 +84,7 @@ public final class Controllers {
         }
 
         private Builder add(Registration registration) {
-            if (registration.controller() == null || registration.parentType() == null) {
+            if (registration.controller() == null || registration.type() == null) {
                 throw new IllegalArgumentException("controller " + registration.name() + ": the controller and its type are required");
             }
             if (!NAME.matcher(registration.name()).matches()) {

@@ -7,16 +7,17 @@ public enum Hook {
     SYNC, FINALIZE, CUSTOMIZE;
 
     /** The hook a route segment names, or null. */
-    public static Hook fromPath(String segment) {
+    public static Hook fromSegment(String segment) {
         for (Hook hook : values()) {
-            if (hook.path().equals(segment)) {
+            if (hook.segment().equals(segment)) {
                 return hook;
             }
         }
         return null;
     }
 
-    public String path() {
+    /** The route segment that names this hook: {@code sync}, {@code finalize} or {@code customize}. */
+    public String segment() {
         return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * What a hook answers, for composite and decorator controllers alike: the desired objects (children,
  * or a decorator's attachments), which observed ones go, the parent's status of type {@code S} and
- * when to look again. A decorator may also set or remove labels and annotations of the object it
+ * when to look again. A decorator may also set or remove labels and annotations of the target it
  * decorates. Immutable; every method returns a new value.
  *
  * <p>Metacontroller deletes every observed object an answer leaves out. So leaving one out is not
@@ -102,22 +102,22 @@ public final class Result<S> {
         return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, true, labels, annotations);
     }
 
-    /** Decorators only: sets a label on the decorated object. */
+    /** Decorators only: sets a label on the target. */
     public Result<S> withLabel(String key, String value) {
         return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, with(labels, key, value), annotations);
     }
 
-    /** Decorators only: removes a label from the decorated object. */
+    /** Decorators only: removes a label from the target. */
     public Result<S> removingLabel(String key) {
         return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, with(labels, key, null), annotations);
     }
 
-    /** Decorators only: sets an annotation on the decorated object. */
+    /** Decorators only: sets an annotation on the target. */
     public Result<S> withAnnotation(String key, String value) {
         return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, value));
     }
 
-    /** Decorators only: removes an annotation from the decorated object. */
+    /** Decorators only: removes an annotation from the target. */
     public Result<S> removingAnnotation(String key) {
         return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, null));
     }
@@ -147,12 +147,12 @@ public final class Result<S> {
         return deletesUnlisted;
     }
 
-    /** Labels to set on the decorated object; a null value removes the label. */
+    /** Labels to set on the target; a null value removes the label. */
     public Map<String, String> labels() {
         return labels;
     }
 
-    /** Annotations to set on the decorated object; a null value removes the annotation. */
+    /** Annotations to set on the target; a null value removes the annotation. */
     public Map<String, String> annotations() {
         return annotations;
     }

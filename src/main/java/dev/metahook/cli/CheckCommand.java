@@ -2,10 +2,9 @@ package dev.metahook.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.sim.Breach;
+import dev.metahook.contract.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
-import dev.metahook.sim.DecoratorChecker;
 import dev.metahook.sim.HookClient;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.Json;
@@ -46,10 +45,9 @@ final class CheckCommand {
         List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
-        Checker.Report report = spec.decorator()
-                ? new DecoratorChecker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related)
-                : requestFile != null ? new Checker(spec, hooks, Clock.systemUTC(), passes).resume(request(requestFile), updated, related)
-                : new Checker(spec, hooks, Clock.systemUTC(), passes).check(parent, updated, related);
+        Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
+        Checker.Report report = requestFile != null ? checker.resume(request(requestFile), updated, related)
+                : checker.check(parent, updated, related);
         for (Breach breach : report.breaches()) {
             out.println("BREACH " + breach);
         }

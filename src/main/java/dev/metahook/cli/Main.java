@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 
 /** {@code java -jar metahook.jar [serve]}. */
 public final class Main {
@@ -32,7 +33,7 @@ public final class Main {
     }
 
     /** Runs a command; a usage or file error is one line on stderr and exit code 2, never a stack trace. */
-    static int exitCode(java.util.function.IntSupplier command) {
+    static int exitCode(IntSupplier command) {
         try {
             return command.getAsInt();
         } catch (UsageException e) {

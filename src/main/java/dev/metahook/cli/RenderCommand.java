@@ -14,6 +14,7 @@ import dev.metahook.wire.Json;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -164,6 +165,8 @@ final class RenderCommand {
         if (call.reply().status() != 200) {
             return "status " + call.reply().status() + ": " + new String(call.reply().body(), StandardCharsets.UTF_8);
         }
-        return String.join("; ", call.problems());
+        List<String> reasons = new ArrayList<>(call.problems());
+        call.refusals().forEach(refusal -> reasons.add(refusal.toString()));
+        return String.join("; ", reasons);
     }
 }

@@ -26,17 +26,17 @@ final class CompositeHooks {
     HookAnswer call(Registration registration, Hook hook, CompositeRequest request) {
         boolean finalizing = request.finalizing();
         checkRoute(registration, hook, finalizing);
-        TypedObjects.checkKind(request.parent(), registration.parentType(), request.controller(), "parent");
+        TypedObjects.checkKind(request.parent(), registration.type(), request.controller(), "parent");
         String namespace = namespaceOf(request.parent());
         HookContext context = context(request.controller(), namespace, request.children(), request.related(), "children",
                 "childResources", hook, finalizing, clock);
-        var typed = TypedObjects.read(request.parent(), registration.parentType(), "parent");
+        var typed = TypedObjects.read(request.parent(), registration.type(), "parent");
         ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
                 error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
-        new Guards(request.controller(), request.parent(), request.children(), request.related(), "childResources", true)
+        new Guards(request.controller(), request.parent(), request.children(), request.related(), false)
                 .check(children, result);
         CompositeResponse response = new CompositeResponse(status(result, request.parent()), children,
                 Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
@@ -63,7 +63,7 @@ final class CompositeHooks {
     static HookContext context(ObjectNode controller, String namespace, ObjectMap children,
                                ObjectMap related, String field, String declarations, Hook hook,
                                boolean finalizing, Clock clock) {
-        boolean v2 = HookVersion.declared(controller, hook.path()) == HookVersion.V2;
+        boolean v2 = HookVersion.declared(controller, hook.segment()) == HookVersion.V2;
         ObservedView observed = ObservedView.children(children, namespace, field);
         ObservedView relatedView = new ObservedView(related, namespace, v2 ? "" : namespace, "related");
         return new HookContext(observed, relatedView, new ControllerObject(controller, declarations), finalizing, clock);

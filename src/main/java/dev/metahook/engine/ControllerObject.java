@@ -39,6 +39,6 @@ record ControllerObject(JsonNode controller, String declarations) implements Con
 
     @Override
     public String hookVersion(Hook hook) {
-        return HookVersion.declared(controller, hook.path()) == HookVersion.V2 ? "v2" : "v1";
+        return HookVersion.declared(controller, hook.segment()) == HookVersion.V2 ? "v2" : "v1";
     }
 }

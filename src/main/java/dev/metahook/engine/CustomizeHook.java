@@ -7,6 +7,8 @@ import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Customizer;
 import dev.metahook.api.RelatedRule;
 import dev.metahook.api.TerminalException;
+import dev.metahook.contract.AnswerRules;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CustomizeRequest;
 import dev.metahook.wire.CustomizeResponse;
@@ -36,9 +38,9 @@ final class CustomizeHook {
         String field = "parent";
         boolean composite = registration.kind() == Kind.COMPOSITE;
         JsonNode controller = composite ? request.controller() : Json.object();
-        TypedObjects.checkKind(request.parent(), registration.parentType(), controller, field);
+        TypedObjects.checkKind(request.parent(), registration.type(), controller, field);
         List<RelatedRule> rules;
-        var typed = TypedObjects.read(request.parent(), registration.parentType(), field);
+        var typed = TypedObjects.read(request.parent(), registration.type(), field);
         try {
             if (typed.invalid() != null) {
                 throw typed.invalid();
@@ -88,26 +90,18 @@ final class CustomizeHook {
         }
     }
 
+    /** What Metacontroller's decoder refuses ({@code malformed}), then each rule's {@link AnswerRules#relatedRule}. */
     private static void check(CustomizeResponse response, CustomizeRequest request) {
-        List<String> violations = new ArrayList<>(ResponseCheck.customize(response.toJson(), true));
-        String namespace = CompositeHooks.namespaceOf(request.parent());
+        List<Breach> breaches = new ArrayList<>();
+        ResponseCheck.customize(response.toJson(), true).forEach(problem -> breaches.add(new Breach("malformed", problem)));
+        String namespace = request.parent().path("metadata").path("namespace").asText("");
         boolean v1 = HookVersion.declared(request.controller(), "customize") == HookVersion.V1;
-        if (namespace != null && v1) {
-            List<ObjectNode> rules = response.relatedResources();
-            for (int i = 0; i < rules.size(); i++) {
-                ObjectNode rule = rules.get(i);
-                if (rule.has("namespaceSelector")) {
-                    violations.add("/relatedResources/" + i + ": namespaceSelector is not supported for a namespaced parent in a v1 hook");
-                }
-                String ruleNamespace = rule.path("namespace").asText(namespace);
-                if (!ruleNamespace.equals(namespace)) {
-                    violations.add("/relatedResources/" + i + ": namespace " + ruleNamespace
-                            + " differs from the parent's namespace " + namespace + " (v1 hooks see only the parent's namespace)");
-                }
-            }
+        List<ObjectNode> rules = response.relatedResources();
+        for (int i = 0; i < rules.size(); i++) {
+            breaches.addAll(AnswerRules.relatedRule(rules.get(i), i, namespace, v1));
         }
-        if (!violations.isEmpty()) {
-            throw new GuardViolation(violations);
+        if (!breaches.isEmpty()) {
+            throw new GuardViolation(breaches);
         }
     }
 }

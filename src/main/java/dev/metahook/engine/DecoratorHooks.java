@@ -26,17 +26,17 @@ final class DecoratorHooks {
     HookAnswer call(Registration registration, Hook hook, DecoratorRequest request) {
         boolean finalizing = request.finalizing();
         CompositeHooks.checkRoute(registration, hook, finalizing);
-        TypedObjects.checkKind(request.object(), registration.parentType(), Json.object(), "object");
-        String namespace = CompositeHooks.namespaceOf(request.object());
+        TypedObjects.checkKind(request.target(), registration.type(), Json.object(), "object");
+        String namespace = CompositeHooks.namespaceOf(request.target());
         HookContext context = CompositeHooks.context(request.controller(), namespace, request.attachments(), request.related(),
                 "attachments", "attachments", hook, finalizing, clock);
-        var typed = TypedObjects.read(request.object(), registration.parentType(), "object");
+        var typed = TypedObjects.read(request.target(), registration.type(), "object");
         ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
                 error -> Result.keepingObserved());
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> attachments = DesiredChildren.of(result, request.attachments(), namespace);
-        new Guards(request.controller(), request.object(), request.attachments(), request.related(), "attachments", false)
+        new Guards(request.controller(), request.target(), request.attachments(), request.related(), true)
                 .check(attachments, result);
         ObjectNode status = result.status().map(Encoding::status).orElse(null);
         DecoratorResponse response = new DecoratorResponse(result.labels(), result.annotations(), status, attachments,

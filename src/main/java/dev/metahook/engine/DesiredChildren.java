@@ -2,8 +2,8 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.ChildId;
 import dev.metahook.api.Result;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -31,13 +31,13 @@ final class DesiredChildren {
         if (result.keepsObserved()) {
             observed.entries().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));
         }
-        List<String> notObjects = new ArrayList<>();
+        List<Breach> notObjects = new ArrayList<>();
         for (HasMetadata child : result.objects()) {
             JsonNode tree = Json.tree(child);
             if (tree instanceof ObjectNode object) {
                 children.add(LastAppliedBase.fit(withNamespace(object, parentNamespace), child.getClass(), observed, parentNamespace));
             } else {
-                notObjects.add("child " + child.getClass().getSimpleName() + " is not written as a JSON object");
+                notObjects.add(new Breach("malformed", "child " + child.getClass().getSimpleName() + " is not written as a JSON object"));
             }
         }
         if (!notObjects.isEmpty()) {
@@ -45,12 +45,6 @@ final class DesiredChildren {
         }
         children.sort(ORDER);
         return children;
-    }
-
-    static ChildId id(JsonNode child, String parentNamespace) {
-        JsonNode metadata = child.path("metadata");
-        return new ChildId(child.path("apiVersion").asText(), child.path("kind").asText(),
-                metadata.path("namespace").asText(""), metadata.path("name").asText()).inNamespace(parentNamespace);
     }
 
     private static ObjectNode withNamespace(ObjectNode child, String parentNamespace) {

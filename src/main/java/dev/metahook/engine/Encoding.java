@@ -2,6 +2,7 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.Json;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -19,7 +20,7 @@ final class Encoding {
         if (tree instanceof ObjectNode object) {
             return object;
         }
-        throw new GuardViolation(List.of("status is " + tree.getNodeType().toString().toLowerCase() + ", not an object"));
+        throw new GuardViolation(List.of(new Breach("malformed", "status is " + tree.getNodeType().toString().toLowerCase() + ", not an object")));
     }
 
     /** Seconds with millisecond precision; whole seconds come out as integers. */

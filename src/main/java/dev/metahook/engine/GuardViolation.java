@@ -1,18 +1,19 @@
 package dev.metahook.engine;
 
+import dev.metahook.contract.Breach;
 import java.util.List;
 
 /**
  * A response the engine refuses to send because Metacontroller would fail on it or it would do harm.
- * Each violation names the child and the rule.
+ * Each violation reads {@code rule: detail}, the rule named as {@code check} names its breach.
  */
 final class GuardViolation extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final List<String> violations;
 
-    GuardViolation(List<String> violations) {
-        super(String.join("; ", violations));
-        this.violations = List.copyOf(violations);
+    GuardViolation(List<Breach> breaches) {
+        super(String.join("; ", breaches.stream().map(Breach::toString).toList()));
+        this.violations = breaches.stream().map(Breach::toString).toList();
     }
 
     List<String> violations() {

@@ -36,11 +36,13 @@ public record HookAnswer(int status, String contentType, Map<String, String> hea
         return problem(problem, Map.of());
     }
 
-    /** An answer that stands only for an outcome, when no answer could be written. */
-    public static HookAnswer problemOf(int status, String outcome) {
+    /**
+     * A status and an outcome with no body, for logs and metrics when no answer could be written
+     * (the connection failed first).
+     */
+    public static HookAnswer outcomeOnly(int status, String outcome) {
         return new HookAnswer(status, Problem.MEDIA_TYPE, Map.of(), new byte[0], outcome, Facts.NONE);
     }
-
 
     static HookAnswer problem(Problem problem, Map<String, String> headers) {
         return new HookAnswer(problem.status(), Problem.MEDIA_TYPE, headers, problem.toBytes(), problem.type(), Facts.NONE);

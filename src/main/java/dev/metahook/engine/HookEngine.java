@@ -51,7 +51,7 @@ public final class HookEngine {
             return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
                     "no controller is named '" + controllerName + "'; this server has " + controllers.names()));
         }
-        Hook hook = Hook.fromPath(hookName);
+        Hook hook = Hook.fromSegment(hookName);
         if (hook == null || !registration.hooks().contains(hook)) {
             return HookAnswer.problem(Problem.of("unknown-hook", "Unknown hook", 404,
                     "controller " + controllerName + " has no hook '" + hookName + "'; it has " + paths(registration)));
@@ -81,7 +81,7 @@ public final class HookEngine {
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
         DecoratorRequest request = DecoratorRequest.read(Json.parse(body));
-        return new Decoded(null, request, null, facts(request.object(), request.attachments().size()));
+        return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
 
     private HookAnswer dispatch(Registration registration, Hook hook, Decoded request) {
@@ -99,29 +99,29 @@ public final class HookEngine {
         } catch (TransientException e) {
             return retryLater(e);
         } catch (GuardViolation e) {
-            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.path(), parent, e.getMessage());
+            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.segment(), parent, e.getMessage());
             return HookAnswer.problem(new Problem("response-refused", "Response refused by guards", 500,
                     "the controller's answer breaks Metacontroller's contract; nothing was sent: "
                             + shorten(e.violations().get(0)), null, e.violations()));
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.error("{} {} for {} failed", registration.name(), hook.path(), parent, e);
+            LOG.error("{} {} for {} failed", registration.name(), hook.segment(), parent, e);
             return HookAnswer.problem(Problem.of("controller-failed", "Controller failed", 500,
                     "controller " + registration.name() + " failed on " + kindOf(request) + parent + ": "
                             + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage()))));
         }
     }
 
-    private static HookAnswer.Facts facts(JsonNode parent, int observed) {
-        JsonNode metadata = parent.path("metadata");
+    private static HookAnswer.Facts facts(JsonNode object, int observed) {
+        JsonNode metadata = object.path("metadata");
         String namespace = metadata.path("namespace").asText("");
         return new HookAnswer.Facts((namespace.isEmpty() ? "" : namespace + "/") + metadata.path("name").asText(),
                 metadata.path("generation").canConvertToLong() ? metadata.path("generation").asLong() : -1, observed, 0);
     }
 
     private static String kindOf(Decoded request) {
-        JsonNode parent = request.composite() != null ? request.composite().parent()
-                : request.decorator() != null ? request.decorator().object() : request.customize().parent();
-        return parent.path("kind").asText("?") + " ";
+        JsonNode object = request.composite() != null ? request.composite().parent()
+                : request.decorator() != null ? request.decorator().target() : request.customize().parent();
+        return object.path("kind").asText("?") + " ";
     }
 
     private static HookAnswer badRequest(MalformedRequestException e) {
@@ -140,7 +140,7 @@ public final class HookEngine {
     }
 
     private static String paths(Registration registration) {
-        return registration.hooks().stream().map(Hook::path).toList().toString();
+        return registration.hooks().stream().map(Hook::segment).toList().toString();
     }
 
     private static String shorten(String text) {

@@ -2,10 +2,10 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.AnswerRules;
 import dev.metahook.wire.LastAppliedConfiguration;
 import dev.metahook.wire.ObservedObject;
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,10 +16,6 @@ import java.util.Optional;
  * what exists, not from what was once sent.
  */
 final class LastApplied {
-    
-    /** Metadata the API server owns; a hook must never send it back. */
-    static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation", "creationTimestamp",
-            "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink", "ownerReferences");
 
     private LastApplied() {
     }
@@ -66,7 +62,7 @@ final class LastApplied {
     private static ObjectNode withoutServerFields(ObjectNode child, String observedNamespace, String parentNamespace) {
         child.remove("status");
         ObjectNode metadata = child.with("metadata");
-        SERVER_METADATA.forEach(metadata::remove);
+        AnswerRules.SERVER_METADATA.forEach(metadata::remove);
         String namespace = observedNamespace == null ? "" : observedNamespace;
         if (!namespace.isEmpty()) {
             metadata.put("namespace", namespace);

@@ -5,6 +5,7 @@ import dev.metahook.engine.HookEngine;
 import dev.metahook.engine.Problem;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
@@ -110,7 +111,7 @@ public final class HookServer implements AutoCloseable {
         shutdown();
     }
 
-    private void configure(io.javalin.config.JavalinConfig javalin) {
+    private void configure(JavalinConfig javalin) {
         javalin.startup.showJavalinBanner = false;
         javalin.startup.showOldJavalinVersionWarning = false;
         javalin.http.compressionStrategy = CompressionStrategy.NONE;
@@ -137,7 +138,7 @@ public final class HookServer implements AutoCloseable {
     }
 
     /** {@code /healthz}, {@code /readyz}, {@code /metrics}: on the hook port, and on the management port when there is one. */
-    private void healthRoutes(io.javalin.config.JavalinConfig javalin) {
+    private void healthRoutes(JavalinConfig javalin) {
         javalin.routes.get("/healthz", ctx -> ctx.contentType("text/plain").result("ok\n"));
         javalin.routes.get("/readyz", this::readiness);
         javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
@@ -182,7 +183,7 @@ public final class HookServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             Optional<Problem> clientFault = BodyFailure.of(e);
             if (clientFault.isEmpty()) {
-                observe(controller, hook, HookAnswer.problemOf(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+                observe(controller, hook, HookAnswer.outcomeOnly(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
                 throw e;
             }
             ctx.header("Connection", "close");

@@ -1,47 +1,36 @@
 package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahook.wire.LabelSelectors;
+import dev.metahook.contract.AnswerRules;
+import dev.metahook.contract.Breach;
+import dev.metahook.contract.ObjectId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
- * The checks one hook call can be judged by alone: its status, its time, and the shape of its answer
- * (a CompositeController's children, a DecoratorController's attachments, a customize hook's rules).
+ * The checks one hook call can be judged by alone: its status, its time, and its answer by the rules
+ * of {@link AnswerRules} (a CompositeController's children, a DecoratorController's attachments, a
+ * customize hook's rules), named as the server names them when it refuses an answer.
  */
 final class CallInspection {
-    private static final Set<String> COMPOSITE_FIELDS = Set.of("status", "children", "resyncAfterSeconds", "finalized");
-    private static final Set<String> DECORATOR_FIELDS = Set.of("labels", "annotations", "status", "attachments", "resyncAfterSeconds",
-            "finalized");
 
     private CallInspection() {
     }
 
-    static List<Breach> inspect(CompositeSimulator.HookCall call, Duration timeout, JsonNode parent, boolean generateSelector) {
-        List<Breach> breaches = new ArrayList<>();
-        if (answered(call, timeout, breaches)) {
-            if (call.hook().equals("customize")) {
-                call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
-            } else {
-                answer(call, parent, generateSelector, breaches);
-            }
-        }
-        return breaches;
-    }
-
-    /** A DecoratorController's sync, finalize or customize call. */
-    static List<Breach> inspectDecorator(CompositeSimulator.HookCall call, Duration timeout) {
+    /** A sync, finalize or customize call of a CompositeController or a DecoratorController. */
+    static List<Breach> inspect(CompositeSimulator.HookCall call, Duration timeout) {
         List<Breach> breaches = new ArrayList<>();
         if (!answered(call, timeout, breaches)) {
             return breaches;
         }
-        if (!call.hook().equals("customize")) {
-            decoratorAnswer(call, breaches);
+        if (call.hook().equals("customize")) {
+            breaches.addAll(call.refusals());
+        } else {
+            answer(call, breaches);
         }
         if (breaches.isEmpty()) {
             call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
@@ -78,137 +67,36 @@ final class CallInspection {
         return true;
     }
 
-    private static void decoratorAnswer(CompositeSimulator.HookCall call, List<Breach> breaches) {
+    private static void answer(CompositeSimulator.HookCall call, List<Breach> breaches) {
+        JsonNode request = call.request();
         JsonNode response = call.response();
-        unknownFields(call, DECORATOR_FIELDS, breaches);
-        int observed = call.request().path("attachments").findValues("metadata").size();
-        if (!response.path("attachments").isArray() && observed > 0) {
-            breaches.add(new Breach("deletes-children", call.hook() + " answered no attachments list: Metacontroller would delete all "
-                    + observed + " observed attachments"));
-        }
-        finalizedInSync(call, breaches);
-        decimals(response, "", call.hook(), breaches);
-        JsonNode attachments = response.path("attachments");
-        for (int i = 0; i < attachments.size(); i++) {
-            object(attachments.get(i), "/attachments/" + i, call.hook(), breaches);
-        }
+        boolean decorator = request.has("object");
+        String field = decorator ? "attachments" : "children";
+        breaches.addAll(AnswerRules.unknownFields(response, decorator, call.hook()));
+        breaches.addAll(AnswerRules.missingList(response, request.path(field).findValues("metadata").size(), decorator, call.hook()));
+        breaches.addAll(AnswerRules.finalizedInSync(response, request.path("finalizing").asBoolean(false), call.hook()));
+        breaches.addAll(AnswerRules.decimals(response, call.hook()));
+        List<JsonNode> answered = new ArrayList<>();
+        response.path(field).forEach(answered::add);
+        AnswerRules.children(answered, owner(request, decorator))
+                .forEach(breach -> breaches.add(new Breach(breach.kind(), call.hook() + " " + breach.detail())));
     }
 
-    private static void unknownFields(CompositeSimulator.HookCall call, Set<String> known, List<Breach> breaches) {
-        for (Iterator<String> it = call.response().fieldNames(); it.hasNext(); ) {
-            String field = it.next();
-            if (!known.contains(field)) {
-                breaches.add(new Breach("unknown-field", call.hook() + " answered field '" + field + "' (misspelled?): loose decoding ignores it,"
-                        + " strict decoding fails the call"));
-            }
-        }
+    /** The facts the rules need, as the request carried them. */
+    static AnswerRules.Owner owner(JsonNode request, boolean decorator) {
+        JsonNode object = request.path(decorator ? "object" : "parent");
+        String namespace = object.path("metadata").path("namespace").asText("");
+        JsonNode observed = request.path(decorator ? "attachments" : "children");
+        Set<String> groups = new HashSet<>();
+        observed.fieldNames().forEachRemaining(groups::add);
+        Set<ObjectId> related = ids(request.path("related"), namespace);
+        related.removeAll(ids(observed, namespace));
+        return new AnswerRules.Owner(request.path("controller"), object, decorator, groups, related);
     }
 
-    private static void finalizedInSync(CompositeSimulator.HookCall call, List<Breach> breaches) {
-        if (call.response().path("finalized").asBoolean(false) && !call.request().path("finalizing").asBoolean(false)) {
-            breaches.add(new Breach("finalized-in-sync", "sync answered finalized: true: the finalizer would be removed and added back"));
-        }
-    }
-
-    private static void answer(CompositeSimulator.HookCall call, JsonNode parent, boolean generateSelector, List<Breach> breaches) {
-        JsonNode response = call.response();
-        unknownFields(call, COMPOSITE_FIELDS, breaches);
-        int observed = call.request().path("children").findValues("metadata").size();
-        if (!response.path("children").isArray() && observed > 0) {
-            breaches.add(new Breach("deletes-children", call.hook() + " answered no children list: Metacontroller would delete all "
-                    + observed + " observed children"));
-        }
-        finalizedInSync(call, breaches);
-        decimals(response, "", call.hook(), breaches);
-        JsonNode children = response.path("children");
-        for (int i = 0; i < children.size(); i++) {
-            child(children.get(i), "/children/" + i, call.hook(), parent, generateSelector, breaches);
-        }
-        if (breaches.isEmpty()) {
-            call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
-        }
-    }
-
-    private static void child(JsonNode child, String pointer, String hook, JsonNode parent, boolean generateSelector, List<Breach> breaches) {
-        if (!object(child, pointer, hook, breaches)) {
-            return;
-        }
-        JsonNode labels = child.path("metadata").path("labels");
-        String uid = parent.path("metadata").path("uid").asText();
-        if (generateSelector ? labels.has("controller-uid") && !labels.path("controller-uid").asText().equals(uid)
-                : !LabelSelectors.matches(parent.path("spec").path("selector"), labels)
-                || LabelSelectors.isEmpty(parent.path("spec").path("selector"))) {
-            breaches.add(new Breach("selector", hook + " " + pointer + " (" + child.path("kind").asText() + " "
-                    + child.path("metadata").path("name").asText() + ") has labels " + labels + " that miss the parent's selector"));
-        }
-    }
-
-    /** A child or attachment as Metacontroller decodes it: not null, with apiVersion and kind, no nulls; false when null. */
-    private static boolean object(JsonNode object, String pointer, String hook, List<Breach> breaches) {
-        if (object.isNull()) {
-            breaches.add(new Breach("null", hook + " " + pointer + " is null: Metacontroller crashes on it"));
-            return false;
-        }
-        for (String field : List.of("apiVersion", "kind")) {
-            if (!object.path(field).isTextual() || object.path(field).asText().isEmpty()) {
-                breaches.add(new Breach("missing-" + field, hook + " " + pointer + " has no " + field));
-            }
-        }
-        nulls(object, pointer, hook, breaches);
-        return true;
-    }
-
-    /** Nulls where Go zero values land (the child's own fields and metadata) and null list items anywhere in it. */
-    private static void nulls(JsonNode child, String pointer, String hook, List<Breach> breaches) {
-        for (Map.Entry<String, JsonNode> field : iterable(child)) {
-            if (field.getValue().isNull()) {
-                breaches.add(new Breach("null", hook + " " + pointer + "/" + field.getKey() + " is null"));
-            }
-        }
-        for (Map.Entry<String, JsonNode> field : iterable(child.path("metadata"))) {
-            if (field.getValue().isNull()) {
-                breaches.add(new Breach("null", hook + " " + pointer + "/metadata/" + field.getKey() + " is null"));
-            }
-        }
-        nullItems(child, pointer, hook, breaches);
-    }
-
-    private static void nullItems(JsonNode node, String pointer, String hook, List<Breach> breaches) {
-        if (node.isArray()) {
-            for (int i = 0; i < node.size(); i++) {
-                if (node.get(i).isNull()) {
-                    breaches.add(new Breach("null", hook + " " + pointer + "/" + i + " is a null list item"));
-                }
-                nullItems(node.get(i), pointer + "/" + i, hook, breaches);
-            }
-        } else if (node.isObject()) {
-            for (Map.Entry<String, JsonNode> field : iterable(node)) {
-                nullItems(field.getValue(), pointer + "/" + field.getKey(), hook, breaches);
-            }
-        }
-    }
-
-    private static void decimals(JsonNode node, String pointer, String hook, List<Breach> breaches) {
-        if (node.isNumber() && !node.isIntegralNumber()) {
-            java.math.BigDecimal value = node.decimalValue();
-            if (value.signum() == 0 || value.stripTrailingZeros().scale() <= 0) {
-                breaches.add(new Breach("decimal", hook + " " + (pointer.isEmpty() ? "/" : pointer) + " is " + node
-                        + ", a whole number written as a decimal: it never equals the API server's integer"));
-            }
-        } else if (node.isContainerNode()) {
-            if (node.isArray()) {
-                for (int i = 0; i < node.size(); i++) {
-                    decimals(node.get(i), pointer + "/" + i, hook, breaches);
-                }
-            } else {
-                for (Map.Entry<String, JsonNode> field : iterable(node)) {
-                    decimals(field.getValue(), pointer + "/" + field.getKey(), hook, breaches);
-                }
-            }
-        }
-    }
-
-    private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode node) {
-        return node::fields;
+    private static Set<ObjectId> ids(JsonNode map, String namespace) {
+        Set<ObjectId> ids = new HashSet<>();
+        map.forEach(group -> group.forEach(object -> ids.add(AnswerRules.id(object, namespace))));
+        return ids;
     }
 }

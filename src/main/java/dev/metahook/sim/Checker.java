@@ -1,8 +1,10 @@
 package dev.metahook.sim;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.Json;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -14,8 +16,10 @@ import java.util.Set;
 
 /**
  * Drives a hook through a parent's whole life under the simulator (create, converge, the same input
- * again, the same input in another key order, a spec change, delete and finalize) and lists every
- * breach of Metacontroller's contract it sees. No breaches means the hook is safe to run.
+ * again, the same input in another key order, a related object deleted and put back, a spec change,
+ * delete and finalize) and lists every breach of Metacontroller's contract it sees. No breaches means
+ * the hook is safe to run. A DecoratorController's target lives the same life, its attachments
+ * counting as children.
  */
 public final class Checker {
     private final ControllerSpec spec;
@@ -23,7 +27,7 @@ public final class Checker {
     private final Clock clock;
     private final int maxPasses;
     private final Set<Breach> breaches = new LinkedHashSet<>();
-    private final Omissions omissions = new Omissions("children");
+    private final Omissions omissions;
     private int calls;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
@@ -31,6 +35,7 @@ public final class Checker {
         this.hooks = hooks;
         this.clock = clock;
         this.maxPasses = maxPasses;
+        this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
     /** What a check found, and how many hook calls it took. */
@@ -95,8 +100,8 @@ public final class Checker {
     private void finalize(Simulation simulation, ObjectRef ref) {
         Simulation.Run deletion = converge(simulation, ref, true, "delete");
         if (simulation.store().get(ref).isPresent()) {
-            breaches.add(new Breach("never-finalized", "the parent is still there after " + deletion.passes().size()
-                    + " finalize calls" + lastStatus(simulation, ref)));
+            breaches.add(new Breach("never-finalized", "the " + (spec.decorator() ? "target" : "parent") + " is still there after "
+                    + deletion.passes().size() + " finalize calls" + lastStatus(simulation, ref)));
         }
     }
 
@@ -126,13 +131,13 @@ public final class Checker {
         }
         breaches.addAll(needless(pass, step));
         calls++;
-        JsonNode parent = pass.call().request().path("parent");
-        breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout(), parent, spec.generateSelector()));
+        JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
+        breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout()));
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
                 && pass.error().startsWith("labels")) {
             breaches.add(new Breach("selector", pass.error()));
         }
-        omissions.inspect(pass.call(), parent, breaches);
+        omissions.inspect(pass.call(), owner, breaches);
     }
 
     /**
@@ -169,7 +174,7 @@ public final class Checker {
     static byte[] writeAsIs(JsonNode tree) {
         try {
             return Json.mapper().writeValueAsBytes(tree);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -225,8 +230,10 @@ public final class Checker {
         return "; the answer changes at " + firstDifference(before, last, "");
     }
 
-    private static String lastStatus(Simulation simulation, ObjectRef ref) {
-        return simulation.store().get(ref).map(parent -> "; its status is " + shorten(parent.path("status"))).orElse("");
+    private String lastStatus(Simulation simulation, ObjectRef ref) {
+        return simulation.store().get(ref).map(object -> spec.decorator()
+                ? "; its finalizers are " + object.at("/metadata/finalizers")
+                : "; its status is " + shorten(object.path("status"))).orElse("");
     }
 
     private static String shorten(JsonNode node) {

@@ -2,6 +2,7 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.HookVersion;
@@ -56,10 +57,18 @@ public final class CompositeSimulator implements Simulator {
     /** How one pass ended. */
     public enum Outcome { APPLIED, RETRY_LATER, FAILED, PARENT_GONE }
 
-    /** One hook call: the request sent, the reply, the parsed answer and what Metacontroller's decoder refused in it. */
-    public record HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems) {
+    /**
+     * One hook call: the request sent, the reply, the parsed answer, what Metacontroller's decoder
+     * refused in it, and the rules of the decoded answer Metacontroller then refuses (a customize rule's).
+     */
+    public record HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems,
+                           List<Breach> refusals) {
+        public HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems) {
+            this(hook, request, reply, response, problems, List.of());
+        }
+
         public boolean succeeded() {
-            return reply.status() == 200 && response != null && problems.isEmpty();
+            return reply.status() == 200 && response != null && problems.isEmpty() && refusals.isEmpty();
         }
 
         /** Calls a hook of the controller and reads the answer as Metacontroller's decoder would for that hook. */
@@ -242,6 +251,9 @@ public final class CompositeSimulator implements Simulator {
         if (call.reply().status() != 200) {
             String body = new String(call.reply().body(), StandardCharsets.UTF_8);
             return "unsupported status code: " + call.reply().status() + " body: " + (body.length() > 300 ? body.substring(0, 300) : body);
+        }
+        if (!call.refusals().isEmpty()) {
+            return call.refusals().get(0).detail();
         }
         return "can't unmarshal webhookResponse: " + String.join("; ", call.problems());
     }

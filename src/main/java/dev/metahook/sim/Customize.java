@@ -2,6 +2,8 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.AnswerRules;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CustomizeRequest;
 import dev.metahook.wire.GroupKey;
@@ -24,8 +26,7 @@ import java.util.Set;
  * {@code labelSelector} (absent: everything); {@code namespace} restricts to one namespace ({@code *}:
  * all), {@code namespaceSelector} to the namespaces whose labels it matches, and without either a
  * namespaced parent sees its own namespace (and, with a v2 customize hook, cluster-scoped objects). A
- * rule Metacontroller refuses (names with a selector, namespace with namespaceSelector, and for a v1
- * customize hook of a namespaced parent a namespaceSelector or another namespace) fails the sync. A v1
+ * rule Metacontroller refuses ({@link AnswerRules#relatedRule}) fails the sync. A v1
  * sync request of a namespaced parent drops objects of other namespaces and cluster-scoped ones.
  */
 public final class Customize {
@@ -65,7 +66,7 @@ public final class Customize {
 
     /**
      * One customize step: the call (null without a customize hook; a refused rule is among its
-     * problems, as it fails the sync), the related map for the sync request, each rule with what it selected.
+     * refusals, as it fails the sync), the related map for the sync request, each rule with what it selected.
      */
     public record Result(CompositeSimulator.HookCall call, ObjectMap related, List<Selected> rules) {
         public boolean failed() {
@@ -101,10 +102,10 @@ public final class Customize {
         JsonNode answered = call.response().path("relatedResources");
         for (int i = 0; i < answered.size(); i++) {
             JsonNode rule = answered.get(i);
-            String refused = refused(rule, parentNamespace, version);
-            if (refused != null) {
+            List<Breach> refused = AnswerRules.relatedRule(rule, i, parentNamespace, version == HookVersion.V1);
+            if (!refused.isEmpty()) {
                 return new Result(new CompositeSimulator.HookCall(call.hook(), call.request(), call.reply(), call.response(),
-                        List.of("/relatedResources/" + i + ": " + refused)), ObjectMap.empty(), rules);
+                        call.problems(), refused), ObjectMap.empty(), rules);
             }
             String kind = kinds.kind(rule.path("apiVersion").asText(), rule.path("resource").asText());
             List<ObjectNode> selected = kind == null ? List.of()
@@ -117,26 +118,6 @@ public final class Customize {
             rules.add(new Selected(rule, sent.size()));
         }
         return new Result(call, ObjectMap.of(related, groups, syncVersion, !parentNamespace.isEmpty()), rules);
-    }
-
-    /** Why Metacontroller refuses a rule, or null. */
-    private static String refused(JsonNode rule, String parentNamespace, HookVersion version) {
-        if (rule.path("names").size() > 0 && (rule.hasNonNull("labelSelector") || rule.hasNonNull("namespaceSelector"))) {
-            return "names cannot be combined with labelSelector or namespaceSelector";
-        }
-        if (!rule.path("namespace").asText("").isEmpty() && rule.hasNonNull("namespaceSelector")) {
-            return "namespace cannot be combined with namespaceSelector";
-        }
-        if (!parentNamespace.isEmpty() && version == HookVersion.V1) {
-            if (rule.hasNonNull("namespaceSelector")) {
-                return "namespaceSelector is not supported for namespaced parent in v1 hook version";
-            }
-            String namespace = rule.path("namespace").asText("");
-            if (!namespace.isEmpty() && !namespace.equals(parentNamespace)) {
-                return "requested related object namespace " + namespace + " differs from parent object namespace " + parentNamespace;
-            }
-        }
-        return null;
     }
 
     private static boolean selects(JsonNode rule, String kind, String parentNamespace, HookVersion version, List<ObjectNode> all,

@@ -1,6 +1,7 @@
 package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.contract.Breach;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

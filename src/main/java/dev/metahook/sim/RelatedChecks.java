@@ -2,6 +2,8 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.contract.Breach;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -21,7 +23,7 @@ final class RelatedChecks {
     }
 
     /** Every rule customize answered that selected no object in any call, and customize calls slower than the timeout. */
-    static List<Breach> of(Customize customize, java.time.Duration timeout) {
+    static List<Breach> of(Customize customize, Duration timeout) {
         List<Breach> breaches = new ArrayList<>();
         Map<String, Integer> selected = new LinkedHashMap<>();
         int calls = 0;

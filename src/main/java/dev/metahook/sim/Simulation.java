@@ -62,7 +62,7 @@ public final class Simulation {
         CompositeSimulator.Pass pass = simulator.sync(parent);
         history.add(pass);
         if (settle) {
-            Workloads.settle(store);
+            WorkloadControllers.settle(store);
         }
         return pass;
     }

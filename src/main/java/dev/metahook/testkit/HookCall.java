@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Hook;
+import dev.metahook.contract.AnswerRules;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.HookVersion;
@@ -31,8 +32,6 @@ import java.util.UUID;
 public final class HookCall {
     private static final String COMPOSITE_FINALIZER = "metacontroller.io/compositecontroller-";
     private static final String DECORATOR_FINALIZER = "metacontroller.io/decoratorcontroller-";
-    private static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation", "creationTimestamp",
-            "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink", "ownerReferences");
 
     private final HookTester tester;
     private final Hook hook;
@@ -73,7 +72,7 @@ public final class HookCall {
 
     /** Calls the controller in-process through the engine and returns its answer. */
     public Answer call() {
-        var answer = tester.engine().handle(tester.registration().name(), hook.path(), body());
+        var answer = tester.engine().handle(tester.registration().name(), hook.segment(), body());
         return new Answer(answer.status(), answer.headers(), answer.body());
     }
 
@@ -93,7 +92,7 @@ public final class HookCall {
     }
 
     private ObjectNode map(List<ObjectNode> objects) {
-        HookVersion version = HookVersion.declared(tester.manifest(), hook.path());
+        HookVersion version = HookVersion.declared(tester.manifest(), hook.segment());
         Set<GroupKey> groups = new LinkedHashSet<>();
         objects.forEach(object -> groups.add(new GroupKey(object.path("kind").asText(), object.path("apiVersion").asText())));
         return ObjectMap.of(objects, List.copyOf(groups), version, !namespace().isEmpty()).toJson();
@@ -151,7 +150,7 @@ public final class HookCall {
         ObjectNode applied = observed.deepCopy();
         applied.remove("status");
         ObjectNode metadata = applied.with("metadata");
-        SERVER_METADATA.forEach(metadata::remove);
+        AnswerRules.SERVER_METADATA.forEach(metadata::remove);
         if (metadata.path("annotations") instanceof ObjectNode annotations) {
             annotations.remove(LastAppliedConfiguration.ANNOTATION);
             if (annotations.isEmpty()) {

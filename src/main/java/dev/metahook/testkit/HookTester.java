@@ -10,7 +10,6 @@ import dev.metahook.api.Hook;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
-import dev.metahook.sim.DecoratorChecker;
 import dev.metahook.sim.InProcessHook;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -94,7 +93,7 @@ public final class HookTester {
     }
 
     /**
-     * The parent's (or decorated object's) life under the simulator, as {@code check} drives it: create,
+     * The parent's (or target's) life under the simulator, as {@code check} drives it: create,
      * converge (the workload controllers played), the same request twice and reordered, delete and
      * finalize.
      */
@@ -117,9 +116,7 @@ public final class HookTester {
         InProcessHook hook = new InProcessHook(engine, registration.name());
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
-        Checker.Report report = spec.decorator()
-                ? new DecoratorChecker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related)
-                : new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
+        Checker.Report report = new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
         return new CheckReport(report.breaches().stream().map(Object::toString).toList(), report.calls());
     }
 
@@ -150,27 +147,27 @@ public final class HookTester {
                 .put("kind", composite ? "CompositeController" : "DecoratorController");
         manifest.putObject("metadata").put("name", registration.name() + "-controller");
         ObjectNode spec = manifest.putObject("spec");
-        Class<? extends HasMetadata> parentType = registration.parentType();
-        ObjectNode parent = Json.object().put("apiVersion", HasMetadata.getApiVersion(parentType))
-                .put("resource", HasMetadata.getPlural(parentType));
+        Class<? extends HasMetadata> type = registration.type();
+        ObjectNode resource = Json.object().put("apiVersion", HasMetadata.getApiVersion(type))
+                .put("resource", HasMetadata.getPlural(type));
         if (composite) {
             spec.put("generateSelector", true);
-            spec.set("parentResource", parent);
+            spec.set("parentResource", resource);
         } else {
-            spec.putArray("resources").add(parent);
+            spec.putArray("resources").add(resource);
         }
         ArrayNode children = spec.putArray(composite ? "childResources" : "attachments");
-        for (Class<? extends HasMetadata> type : childTypes) {
-            ObjectNode child = children.addObject().put("apiVersion", HasMetadata.getApiVersion(type))
-                    .put("resource", HasMetadata.getPlural(type));
+        for (Class<? extends HasMetadata> childType : childTypes) {
+            ObjectNode child = children.addObject().put("apiVersion", HasMetadata.getApiVersion(childType))
+                    .put("resource", HasMetadata.getPlural(childType));
             if (composite) {
                 child.putObject("updateStrategy").put("method", "InPlace");
             }
         }
         ObjectNode hooks = spec.putObject("hooks");
         for (Hook hook : registration.hooks()) {
-            hooks.putObject(hook.path()).put("version", "v1").putObject("webhook")
-                    .put("url", "http://in-process/" + registration.name() + "/" + hook.path());
+            hooks.putObject(hook.segment()).put("version", "v1").putObject("webhook")
+                    .put("url", "http://in-process/" + registration.name() + "/" + hook.segment());
         }
         return manifest;
     }

@@ -2,6 +2,7 @@ package dev.metahook.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.POJONode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,7 +58,7 @@ public final class CanonicalJson {
             case BOOLEAN -> out.writeBoolean(node.booleanValue());
             case BINARY -> out.writeString(node.asText());
             case NULL, MISSING -> out.writeNull();
-            case POJO -> write(out, Json.tree(((com.fasterxml.jackson.databind.node.POJONode) node).getPojo()));
+            case POJO -> write(out, Json.tree(((POJONode) node).getPojo()));
         }
     }
 

@@ -29,17 +29,14 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
         }
         if (scanner.at(start) != '{') {
             scanner.valueEnd(start);
-            throw new MalformedRequestException("", "not a Metacontroller request: the body is " + scanner.describe(start)
-                    + ", expected an object with controller and parent (or object)");
+            throw Envelope.notAnObject(scanner.describe(start));
         }
         Fields fields = new Fields(scanner);
         int end = scanner.skipWhitespace(scanner.fields(start, fields));
         if (!scanner.atEnd(end)) {
             throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
         }
-        if (fields.parent == null && !fields.hasObject) {
-            throw new MalformedRequestException("/parent", "not a Metacontroller request: /parent is missing");
-        }
+        Envelope.requireOwner(fields.parent != null, fields.hasObject);
         return build(fields.controller, fields.parent, fields.children, fields.related, fields.finalizing, fields.hasObject);
     }
 

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * Reads a hook response the way Metacontroller's decoder does and lists every reason it would refuse
- * it. In strict mode (the v2 default) unknown top-level fields are refused too; in loose mode they are
+ * it (what Metacontroller refuses after decoding, such as a related rule's combinations, is
+ * {@code contract.AnswerRules}'). In strict mode (the v2 default) unknown top-level fields are refused too; in loose mode they are
  * ignored, which is how a misspelled {@code children} deletes every child.
  */
 public final class ResponseCheck {
@@ -20,6 +21,11 @@ public final class ResponseCheck {
     private static final Set<String> SELECTOR_FIELDS = Set.of("matchLabels", "matchExpressions");
 
     private ResponseCheck() {
+    }
+
+    /** The top-level fields of a sync or finalize answer: a CompositeController's, or a DecoratorController's. */
+    public static Set<String> fields(boolean decorator) {
+        return decorator ? DECORATOR_FIELDS : COMPOSITE_FIELDS;
     }
 
     public static List<String> composite(JsonNode response, boolean strict) {
@@ -79,13 +85,6 @@ public final class ResponseCheck {
         requiredString(rule.get("resource"), pointer + "/resource", problems);
         selector(rule.get("labelSelector"), pointer + "/labelSelector", strict, problems);
         selector(rule.get("namespaceSelector"), pointer + "/namespaceSelector", strict, problems);
-        boolean names = present(rule.get("names"));
-        if (names && (present(rule.get("labelSelector")) || present(rule.get("namespaceSelector")))) {
-            problems.add(pointer + ": names cannot be combined with labelSelector or namespaceSelector");
-        }
-        if (present(rule.get("namespace")) && present(rule.get("namespaceSelector"))) {
-            problems.add(pointer + ": namespace cannot be combined with namespaceSelector");
-        }
     }
 
     private static void selector(JsonNode selector, String pointer, boolean strict, List<String> problems) {

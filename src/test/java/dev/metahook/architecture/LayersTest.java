@@ -19,6 +19,7 @@ class LayersTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("wire").definedBy("dev.metahook.wire..")
                 .layer("api").definedBy("dev.metahook.api..")
+                .layer("contract").definedBy("dev.metahook.contract..")
                 .layer("engine").definedBy("dev.metahook.engine..")
                 .layer("server").definedBy("dev.metahook.server..")
                 .layer("sim").definedBy("dev.metahook.sim..")
@@ -35,8 +36,9 @@ class LayersTest {
                 .whereLayer("examples").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("sim").mayOnlyBeAccessedByLayers("testkit", "cli")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "service", "testkit", "cli")
+                .whereLayer("contract").mayOnlyBeAccessedByLayers("engine", "sim", "testkit", "cli")
                 .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "controllers", "examples", "service", "testkit", "cli")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "engine", "server", "sim", "testkit", "cli")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "contract", "engine", "server", "sim", "testkit", "cli")
                 .withOptionalLayers(true)
                 .check(CLASSES);
     }

@@ -1,11 +1,12 @@
 package dev.metahook.bench;
 
+import dev.metahook.api.Controllers;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
-import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +37,7 @@ public class EngineBenchmark {
     public void setUp() throws IOException {
         engine = new HookEngine(Controllers.builder().composite("webapp", WebApp.class, new WebAppController()).build(),
                 Clock.systemUTC());
-        request = CanonicalJson.bytes(Workloads.withLeftovers(dev.metahook.wire.Json.parse(Workloads.all().get("webapp-sync")), children));
+        request = CanonicalJson.bytes(Workloads.withLeftovers(Json.parse(Workloads.all().get("webapp-sync")), children));
         HookAnswer answer = engine.handle("webapp", "sync", request);
         if (answer.status() != 200) {
             throw new IllegalStateException("the benchmark request is not answered with 200: " + answer.status());

@@ -89,7 +89,7 @@ class CheckCommandTest {
 
     @Test
     void metahooksOwnControllersAreCleanOverHttp() throws Exception {
-        try (TestServer server = TestServer.start(dev.metahook.cli.BuiltInControllers.all("a key for the check command test".getBytes()))) {
+        try (TestServer server = TestServer.start(BuiltInControllers.all("a key for the check command test".getBytes()))) {
             String webAppV2 = file("webapp-v2.yaml", Files.readString(Path.of("examples/webapp.yaml")).replace("1.4.2", "1.5.0"));
             Result webApp = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
                     "--updated-parent", webAppV2, "--url", server.url("")));

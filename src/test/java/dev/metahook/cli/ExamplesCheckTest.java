@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -86,7 +87,7 @@ class ExamplesCheckTest {
         assertTrue(text.contains(from), from);
         Path updated = dir.resolve(parent);
         Files.writeString(updated, text.replace(from, to));
-        List<String> args = new java.util.ArrayList<>(List.of("--controller", "examples/" + example + "/controller.yaml",
+        List<String> args = new ArrayList<>(List.of("--controller", "examples/" + example + "/controller.yaml",
                 "--parent", original.toString(), "--updated-parent", updated.toString(), "--url", server.url("")));
         args.addAll(List.of(more));
         String output = run(args);

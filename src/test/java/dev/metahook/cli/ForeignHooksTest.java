@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ class ForeignHooksTest {
     static void start() throws Exception {
         try {
             hooks = new ProcessBuilder("python3", DIR + "hooks.py", "0").redirectErrorStream(true).start();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             Assumptions.abort("python3 is not installed: " + e.getMessage());
         }
         String line = new BufferedReader(new InputStreamReader(hooks.getInputStream(), StandardCharsets.UTF_8)).readLine();

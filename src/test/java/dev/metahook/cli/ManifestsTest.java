@@ -7,13 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.metahook.controllers.database.Database;
-import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Hook;
+import dev.metahook.controllers.database.Database;
+import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.TestServer;
+import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
@@ -67,7 +68,7 @@ class ManifestsTest {
                 declared.add(hook.getKey());
                 assertEquals(HOOK_BASE + "/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
             });
-            Set<String> served = SERVED.hooks(name).stream().map(Hook::path).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> served = SERVED.hooks(name).stream().map(Hook::segment).collect(Collectors.toCollection(TreeSet::new));
             assertEquals(served, declared, name);
             assertTrue(controller.at("/spec/generateSelector").asBoolean(), name);
         }
@@ -101,7 +102,7 @@ class ManifestsTest {
                 manifest.at("/spec/childResources").forEach(child -> declared.add(child.path("apiVersion").asText() + " "
                         + child.path("resource").asText()));
                 for (JsonNode child : Json.parse(answer.body()).get("children")) {
-                    String key = child.path("apiVersion").asText() + " " + dev.metahook.wire.GroupKey.guessResource(child.path("kind").asText());
+                    String key = child.path("apiVersion").asText() + " " + GroupKey.guessResource(child.path("kind").asText());
                     assertTrue(STRATEGIES.get(controller).containsKey(key), name + " produces " + key + ", which the reference doc does not list");
                     assertTrue(declared.contains(key), name + " produces " + key + ", which " + controller + "-controller.yaml does not declare");
                 }

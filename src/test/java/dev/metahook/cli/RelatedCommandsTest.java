@@ -11,6 +11,8 @@ import dev.metahook.wire.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -140,11 +142,11 @@ class RelatedCommandsTest {
 
     @Test
     void aRelatedFileWithAnObjectTwiceIsAUsageError() throws Exception {
-        java.nio.file.Path twice = java.nio.file.Files.createTempFile("related", ".yaml");
-        java.nio.file.Files.writeString(twice, java.nio.file.Files.readString(java.nio.file.Path.of(EXAMPLES + "related.yaml"))
+        Path twice = Files.createTempFile("related", ".yaml");
+        Files.writeString(twice, Files.readString(Path.of(EXAMPLES + "related.yaml"))
                 + "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n");
         Result result = run(RelatedCommandsTest::propagation, false, "--parent", EXAMPLES + "propagation.yaml", "--related", twice.toString());
         assertEquals(2, result.exit());
-        java.nio.file.Files.delete(twice);
+        Files.delete(twice);
     }
 }

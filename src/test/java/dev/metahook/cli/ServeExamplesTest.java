@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.testing.Fixtures;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -98,7 +100,7 @@ class ServeExamplesTest {
                 if (ready.statusCode() == 200) {
                     return;
                 }
-            } catch (java.io.IOException notYet) {
+            } catch (IOException notYet) {
                 // not listening yet
             }
             Thread.sleep(100);
@@ -113,7 +115,7 @@ class ServeExamplesTest {
     }
 
     private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

@@ -3,9 +3,16 @@ package dev.metahook.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.Json;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -16,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +64,7 @@ class ShutdownTest {
                 call.getOutputStream().flush();
                 String response = readAll(call.getInputStream());
                 assertTrue(response.startsWith("HTTP/1.1 200"), response.length() > 600 ? response.substring(0, 600) : response);
-                assertTrue(response.toLowerCase(java.util.Locale.ROOT).contains("\r\nconnection: close\r\n"), "the drain closes connections");
+                assertTrue(response.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n"), "the drain closes connections");
                 assertTrue(response.contains("\"kind\":\"Deployment\""));
                 call.close();
             }
@@ -69,11 +77,11 @@ class ShutdownTest {
 
     /** The request with a parent annotation that brings it to {@link #BODY_SIZE} bytes. */
     private static byte[] padded(byte[] request) throws Exception {
-        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) dev.metahook.wire.Json.parse(request);
-        byte[] compact = dev.metahook.wire.CanonicalJson.bytes(tree);
-        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.at("/parent/metadata")).with("annotations")
+        var tree = (ObjectNode) Json.parse(request);
+        byte[] compact = CanonicalJson.bytes(tree);
+        ((ObjectNode) tree.at("/parent/metadata")).with("annotations")
                 .put("shutdown-test/padding", "x".repeat(BODY_SIZE - compact.length - 64));
-        return dev.metahook.wire.CanonicalJson.bytes(tree);
+        return CanonicalJson.bytes(tree);
     }
 
     private static Process start(int port) throws Exception {
@@ -116,14 +124,14 @@ class ShutdownTest {
     /** Asks /readyz on a connection opened before SIGTERM, until it is not 200. */
     private static int pollReadinessUntilNotReady(Socket probe) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        java.io.DataInputStream in = new java.io.DataInputStream(probe.getInputStream());
+        DataInputStream in = new DataInputStream(probe.getInputStream());
         while (System.nanoTime() < deadline) {
             probe.getOutputStream().write("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             probe.getOutputStream().flush();
             String statusLine = line(in);
             int length = 0;
             for (String header; !(header = line(in)).isEmpty(); ) {
-                if (header.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                if (header.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
                     length = Integer.parseInt(header.substring("content-length:".length()).trim());
                 }
             }
@@ -137,11 +145,11 @@ class ShutdownTest {
         return 200;
     }
 
-    private static String line(java.io.DataInputStream in) throws Exception {
+    private static String line(DataInputStream in) throws Exception {
         StringBuilder line = new StringBuilder();
         for (int c; (c = in.read()) != '\n'; ) {
             if (c == -1) {
-                throw new java.io.EOFException("closed");
+                throw new EOFException("closed");
             }
             if (c != '\r') {
                 line.append((char) c);
@@ -156,7 +164,7 @@ class ShutdownTest {
         while (System.nanoTime() < deadline) {
             try (Socket socket = new Socket("127.0.0.1", port)) {
                 Thread.sleep(10);
-            } catch (java.net.ConnectException refused) {
+            } catch (ConnectException refused) {
                 return;
             }
         }
@@ -170,7 +178,7 @@ class ShutdownTest {
                 if (readiness(port) == 200) {
                     return;
                 }
-            } catch (java.io.IOException notYet) {
+            } catch (IOException notYet) {
                 Thread.sleep(50);
             }
         }

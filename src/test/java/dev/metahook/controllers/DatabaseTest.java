@@ -3,17 +3,24 @@ package dev.metahook.controllers;
 import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
+import dev.metahook.wire.CanonicalJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -23,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 /** Database through HTTP: each phase, the credentials, the claim template, and every step of its teardown. */
 class DatabaseTest {
@@ -42,7 +50,7 @@ class DatabaseTest {
     }
 
     private static ObjectNode database() {
-        return Cluster.parent("examples/database.yaml", UID, 1, FINALIZER);
+        return StoredObjects.parent("examples/database.yaml", UID, 1, FINALIZER);
     }
 
     private static ObjectNode deleting(ObjectNode database) {
@@ -59,7 +67,7 @@ class DatabaseTest {
     }
 
     private static ObjectNode request(ObjectNode database, List<ObjectNode> observed, boolean finalizing) {
-        return Cluster.request(Cluster.manifest("metacontroller/database-controller.yaml"), database, observed, finalizing);
+        return StoredObjects.request(StoredObjects.manifest("metacontroller/database-controller.yaml"), database, observed, finalizing);
     }
 
     /** Every child of a first sync, observed, the StatefulSet with this status. */
@@ -69,7 +77,7 @@ class DatabaseTest {
         for (JsonNode child : first.get("children")) {
             String status = child.path("kind").asText().equals("StatefulSet") ? statefulSetStatus
                     : child.path("kind").asText().equals("Service") ? "{'loadBalancer':{}}" : null;
-            observed.add(Cluster.observe(child, database, status == null ? null : json(status)));
+            observed.add(StoredObjects.observe(child, database, status == null ? null : json(status)));
         }
         return observed;
     }
@@ -107,7 +115,7 @@ class DatabaseTest {
         JsonNode statefulSet = child(sync(database(), List.of()), "StatefulSet", "orders");
         assertEquals("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"creationTimestamp\":null,\"name\":\"data\"},"
                 + "\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}},\"volumeMode\":\"Filesystem\"},"
-                + "\"status\":{\"phase\":\"Pending\"}}", dev.metahook.wire.CanonicalJson.string(statefulSet.at("/spec/volumeClaimTemplates/0")));
+                + "\"status\":{\"phase\":\"Pending\"}}", CanonicalJson.string(statefulSet.at("/spec/volumeClaimTemplates/0")));
         assertEquals("orders-headless", statefulSet.at("/spec/serviceName").asText());
         assertEquals("postgres:16", statefulSet.at("/spec/template/spec/containers/0/image").asText());
         assertEquals(json("{'exec':{'command':['pg_isready','-U','app']}}"), statefulSet.at("/spec/template/spec/containers/0/readinessProbe"));
@@ -160,19 +168,19 @@ class DatabaseTest {
         ObjectNode request = request(database, running(database, "{}"), false);
         ObjectNode secrets = request.with("children").with("Secret.v1");
         secrets.set("other", secrets.remove("orders-credentials"));
-        given().port(server.port()).contentType("application/json").body(dev.metahook.testing.Requests.bytes(request))
+        given().port(server.port()).contentType("application/json").body(Requests.bytes(request))
                 .post("/database/sync").then()
                 .statusCode(400)
-                .body("pointer", org.hamcrest.Matchers.equalTo("/children/Secret.v1/other/metadata/name"));
+                .body("pointer", equalTo("/children/Secret.v1/other/metadata/name"));
     }
 
     @Test
     void neverLogsThePasswordNotEvenAtDebugLevel() {
-        ch.qos.logback.classic.Logger calls = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("metahook.calls");
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+        Logger calls = (Logger) LoggerFactory.getLogger("metahook.calls");
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
-        ch.qos.logback.classic.Level level = calls.getLevel();
-        calls.setLevel(ch.qos.logback.classic.Level.DEBUG);
+        Level level = calls.getLevel();
+        calls.setLevel(Level.DEBUG);
         calls.addAppender(appender);
         JsonNode secret;
         try {
@@ -422,7 +430,7 @@ class DatabaseTest {
         List<ObjectNode> observed = new ArrayList<>();
         for (JsonNode child : finalize(database, running(database, READY)).get("children")) {
             boolean statefulSet = child.path("kind").asText().equals("StatefulSet");
-            observed.add(Cluster.observe(child, database, statefulSet ? json("{'observedGeneration':2,'replicas':0}") : null));
+            observed.add(StoredObjects.observe(child, database, statefulSet ? json("{'observedGeneration':2,'replicas':0}") : null));
         }
         return observed;
     }
@@ -430,7 +438,7 @@ class DatabaseTest {
     private static List<ObjectNode> withBackupJob(ObjectNode database, String jobStatus) {
         List<ObjectNode> observed = drained(database);
         JsonNode job = child(finalize(database, observed), "Job", "orders-final-backup");
-        observed.add(Cluster.observe(job, database, json(jobStatus)));
+        observed.add(StoredObjects.observe(job, database, json(jobStatus)));
         return observed;
     }
 

@@ -3,12 +3,14 @@ package dev.metahook.controllers;
 import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.testing.Cluster;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
@@ -69,9 +71,9 @@ class ExamplesTest {
 
     /** The WebApp's observed children as {@code kubectl get -o yaml} would list them, for {@code render --observed}. */
     private static String observedYaml(ObjectNode request) throws IOException {
-        com.fasterxml.jackson.dataformat.yaml.YAMLMapper yaml = com.fasterxml.jackson.dataformat.yaml.YAMLMapper.builder()
-                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS).build();
+        YAMLMapper yaml = YAMLMapper.builder()
+                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS).build();
         StringBuilder out = new StringBuilder("# The children Metacontroller observes for examples/webapp.yaml (see requests/webapp-sync.json).\n");
         for (JsonNode group : request.get("children")) {
             for (JsonNode child : group) {
@@ -97,34 +99,34 @@ class ExamplesTest {
 
     static Map<String, ObjectNode> build() {
         Map<String, ObjectNode> examples = new LinkedHashMap<>();
-        ObjectNode webApp = Cluster.parent("examples/webapp.yaml", ReferenceServer.WEBAPP_UID, 2, null);
-        ObjectNode webAppController = Cluster.manifest("metacontroller/webapp-controller.yaml");
-        JsonNode first = call(server, "/webapp/sync", Cluster.request(webAppController, webApp, List.of(), false));
+        ObjectNode webApp = StoredObjects.parent("examples/webapp.yaml", ReferenceServer.WEBAPP_UID, 2, null);
+        ObjectNode webAppController = StoredObjects.manifest("metacontroller/webapp-controller.yaml");
+        JsonNode first = call(server, "/webapp/sync", StoredObjects.request(webAppController, webApp, List.of(), false));
         List<ObjectNode> observed = List.of(
-                Cluster.observe(child(first, "Deployment", "hello"), webApp,
+                StoredObjects.observe(child(first, "Deployment", "hello"), webApp,
                         json("{'observedGeneration':1,'replicas':3,'updatedReplicas':1,'readyReplicas':2,'availableReplicas':2}")),
-                Cluster.observe(child(first, "Service", "hello"), webApp, json("{'loadBalancer':{}}")));
-        examples.put("webapp-sync", Cluster.request(webAppController, webApp, observed, false));
+                StoredObjects.observe(child(first, "Service", "hello"), webApp, json("{'loadBalancer':{}}")));
+        examples.put("webapp-sync", StoredObjects.request(webAppController, webApp, observed, false));
 
-        ObjectNode controller = Cluster.manifest("metacontroller/database-controller.yaml");
-        ObjectNode database = Cluster.parent("examples/database.yaml", ReferenceServer.DATABASE_UID, 1,
+        ObjectNode controller = StoredObjects.manifest("metacontroller/database-controller.yaml");
+        ObjectNode database = StoredObjects.parent("examples/database.yaml", ReferenceServer.DATABASE_UID, 1,
                 "metacontroller.io/compositecontroller-database-controller");
         database.set("status", json("{'phase':'Provisioning','observedGeneration':1}"));
-        List<ObjectNode> running = observeAll(call(server, "/database/sync", Cluster.request(controller, database, List.of(), false)),
+        List<ObjectNode> running = observeAll(call(server, "/database/sync", StoredObjects.request(controller, database, List.of(), false)),
                 database, "{'observedGeneration':1,'replicas':1,'readyReplicas':1,'currentReplicas':1,'updatedReplicas':1}");
-        examples.put("database-sync", Cluster.request(controller, database, running, false));
+        examples.put("database-sync", StoredObjects.request(controller, database, running, false));
 
         ObjectNode deleting = database.deepCopy();
         deleting.with("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
-        examples.put("database-finalize-drain", Cluster.request(controller, deleting, running, true));
-        List<ObjectNode> drained = observeAll(call(server, "/database/finalize", Cluster.request(controller, deleting, running, true)),
+        examples.put("database-finalize-drain", StoredObjects.request(controller, deleting, running, true));
+        List<ObjectNode> drained = observeAll(call(server, "/database/finalize", StoredObjects.request(controller, deleting, running, true)),
                 deleting, "{'observedGeneration':2,'replicas':0}");
-        examples.put("database-finalize-backup", Cluster.request(controller, deleting, drained, true));
-        JsonNode job = child(call(server, "/database/finalize", Cluster.request(controller, deleting, drained, true)), "Job", "orders-final-backup");
-        examples.put("database-finalize-backup-failed", Cluster.request(controller, deleting, with(drained, Cluster.observe(job, deleting,
+        examples.put("database-finalize-backup", StoredObjects.request(controller, deleting, drained, true));
+        JsonNode job = child(call(server, "/database/finalize", StoredObjects.request(controller, deleting, drained, true)), "Job", "orders-final-backup");
+        examples.put("database-finalize-backup-failed", StoredObjects.request(controller, deleting, with(drained, StoredObjects.observe(job, deleting,
                 json("{'failed':3,'conditions':[{'type':'Failed','status':'True','reason':'BackoffLimitExceeded',"
                         + "'message':'Job has reached the specified backoff limit'}]}"))), true));
-        examples.put("database-finalize-done", Cluster.request(controller, deleting, with(drained, Cluster.observe(job, deleting,
+        examples.put("database-finalize-done", StoredObjects.request(controller, deleting, with(drained, StoredObjects.observe(job, deleting,
                 json("{'succeeded':1,'conditions':[{'type':'Complete','status':'True'}]}"))), true));
         return examples;
     }
@@ -134,7 +136,7 @@ class ExamplesTest {
         for (JsonNode child : response.get("children")) {
             String kind = child.path("kind").asText();
             JsonNode status = kind.equals("StatefulSet") ? json(statefulSetStatus) : kind.equals("Service") ? json("{'loadBalancer':{}}") : null;
-            observed.add(Cluster.observe(child, parent, status));
+            observed.add(StoredObjects.observe(child, parent, status));
         }
         return observed;
     }

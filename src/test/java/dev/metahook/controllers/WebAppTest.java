@@ -2,7 +2,7 @@ package dev.metahook.controllers;
 
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -254,7 +254,7 @@ class WebAppTest {
 
     /** Exactly what Metacontroller last applied, controller-uid label included. */
     static ObjectNode asLastApplied(JsonNode observed) {
-        return (ObjectNode) dev.metahook.wire.Json.parse(observed.at("/metadata/annotations")
+        return (ObjectNode) Json.parse(observed.at("/metadata/annotations")
                 .get("metacontroller.k8s.io/last-applied-configuration").asText().getBytes());
     }
 

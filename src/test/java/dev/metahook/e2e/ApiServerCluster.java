@@ -1,15 +1,20 @@
 package dev.metahook.e2e;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.sim.Cluster;
 import dev.metahook.sim.ObjectRef;
 import dev.metahook.wire.CanonicalJson;
+import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,15 +151,15 @@ final class ApiServerCluster implements Cluster {
         return writes;
     }
 
-    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
-            io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(ObjectRef ref) {
+    private NonNamespaceOperation<GenericKubernetesResource,
+            GenericKubernetesResourceList,
+            Resource<GenericKubernetesResource>> resources(ObjectRef ref) {
         String apiVersion = ref.apiVersion();
         int slash = apiVersion.indexOf('/');
         ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
                 .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
                 .withVersion(slash < 0 ? apiVersion : apiVersion.substring(slash + 1))
-                .withKind(ref.kind()).withPlural(dev.metahook.wire.GroupKey.guessResource(ref.kind())).withNamespaced(true).build();
+                .withKind(ref.kind()).withPlural(GroupKey.guessResource(ref.kind())).withNamespaced(true).build();
         return client.genericKubernetesResources(context).inNamespace(ref.namespace().isEmpty() ? namespace : ref.namespace());
     }
 
@@ -162,7 +167,7 @@ final class ApiServerCluster implements Cluster {
     private static GenericKubernetesResource resource(JsonNode object) {
         try {
             return Json.convert(object, GenericKubernetesResource.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahook.sim.ObjectRef;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -128,7 +128,7 @@ final class ClusterRig implements Rig {
 
     @Override
     public ObjectNode example(String file) {
-        ObjectNode manifest = Cluster.manifest("examples/" + file);
+        ObjectNode manifest = StoredObjects.manifest("examples/" + file);
         manifest.with("metadata").put("namespace", namespace);
         if (manifest.path("kind").asText().equals("WebApp")) {
             manifest.with("spec").put("image", System.getenv().getOrDefault("METAHOOK_E2E_APP_IMAGE", "nginxinc/nginx-unprivileged:1.27-alpine"));

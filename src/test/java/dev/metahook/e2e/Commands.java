@@ -2,6 +2,7 @@ package dev.metahook.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ final class Commands {
             process.destroyForcibly();
             throw new AssertionError(String.join(" ", command) + " failed");
         }
-        return new String(out, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(out, StandardCharsets.UTF_8);
     }
 
     /** Waits until the check holds, polling; fails saying what did not happen. */

@@ -7,10 +7,11 @@ import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.HttpHook;
 import dev.metahook.sim.ObjectRef;
 import dev.metahook.sim.Simulation;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -21,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,7 +53,7 @@ final class LocalRig implements Rig {
         this.client = client;
         this.hookService = hookService;
         this.port = port;
-        Map<String, String[]> every = new java.util.TreeMap<>();
+        Map<String, String[]> every = new TreeMap<>();
         KINDS.values().forEach(kinds -> kinds.forEach(kind -> every.put(kind[0] + " " + kind[1], kind)));
         this.cluster = new ApiServerCluster(client, NAMESPACE, List.copyOf(every.values()));
     }
@@ -80,7 +82,7 @@ final class LocalRig implements Rig {
         Commands.waitFor(Duration.ofSeconds(60), "the hook service to be ready", () -> {
             try {
                 return ready.toURL().openConnection().getInputStream().readAllBytes().length > 0;
-            } catch (java.io.IOException notYet) {
+            } catch (IOException notYet) {
                 return false;
             }
         });
@@ -99,7 +101,7 @@ final class LocalRig implements Rig {
 
     @Override
     public ObjectNode example(String file) {
-        return Cluster.manifest("examples/" + file);
+        return StoredObjects.manifest("examples/" + file);
     }
 
     @Override
@@ -129,7 +131,7 @@ final class LocalRig implements Rig {
 
     private Simulation simulation(String controller) {
         return simulations.computeIfAbsent(controller, name -> {
-            ControllerSpec spec = ControllerSpec.read(Cluster.manifest("metacontroller/" + name + "-controller.yaml"));
+            ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest("metacontroller/" + name + "-controller.yaml"));
             return new Simulation(spec, HttpHook.of(spec, URI.create("http://127.0.0.1:" + port)),
                     new ApiServerCluster(client, NAMESPACE, KINDS.get(name)));
         });

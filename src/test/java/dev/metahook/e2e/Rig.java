@@ -3,6 +3,7 @@ package dev.metahook.e2e;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.sim.ObjectRef;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -81,6 +82,6 @@ interface Rig extends AutoCloseable {
         String[] command = new String[arguments.length + 1];
         command[0] = "kubectl";
         System.arraycopy(arguments, 0, command, 1, arguments.length);
-        return commands().exitCode(java.time.Duration.ofMinutes(1), command);
+        return commands().exitCode(Duration.ofMinutes(1), command);
     }
 }

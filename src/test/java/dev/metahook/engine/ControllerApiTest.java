@@ -10,6 +10,7 @@ import dev.metahook.api.Cleaner;
 import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Conditions;
+import dev.metahook.api.Context;
 import dev.metahook.api.ControllerInfo;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.DecoratorController;
@@ -39,7 +40,7 @@ class ControllerApiTest {
     /** A controller with an unrelated method that happens to be called finalize: it has no finalize hook. */
     static final class Lookalike implements CompositeController<Widget, Object> {
         @Override
-        public Result<Object> sync(Widget widget, dev.metahook.api.Context context) {
+        public Result<Object> sync(Widget widget, Context context) {
             return Result.keepingObserved();
         }
 
@@ -50,12 +51,12 @@ class ControllerApiTest {
 
     static final class Tidy implements CompositeController<Widget, Object>, Cleaner<Widget, Object> {
         @Override
-        public Result<Object> sync(Widget widget, dev.metahook.api.Context context) {
+        public Result<Object> sync(Widget widget, Context context) {
             return Result.keepingObserved();
         }
 
         @Override
-        public Cleanup<Object> cleanup(Widget widget, dev.metahook.api.Context context) {
+        public Cleanup<Object> cleanup(Widget widget, Context context) {
             return Cleanup.done();
         }
     }
@@ -89,12 +90,12 @@ class ControllerApiTest {
     void aDecoratorWithAStalledHandlerSaysStalledOnACustomResourceTarget() {
         final class Checked implements DecoratorController<Widget, Map<String, Object>>, StalledHandler<Widget, Map<String, Object>> {
             @Override
-            public Result<Map<String, Object>> sync(Widget widget, dev.metahook.api.Context context) {
+            public Result<Map<String, Object>> sync(Widget widget, Context context) {
                 throw new TerminalException("InvalidSpec", "spec.message: must not be empty");
             }
 
             @Override
-            public Result<Map<String, Object>> stalled(Widget widget, dev.metahook.api.Context context, TerminalException error) {
+            public Result<Map<String, Object>> stalled(Widget widget, Context context, TerminalException error) {
                 return Result.keepingObserved().withStatus(Map.of("conditions",
                         Conditions.from(widget, context.clock()).stalled(error.reason(), error.getMessage()).list()));
             }
@@ -139,14 +140,14 @@ class ControllerApiTest {
         AtomicReference<Boolean> finalizing = new AtomicReference<>();
         final class Recorder implements CompositeController<Widget, Object>, Cleaner<Widget, Object> {
             @Override
-            public Result<Object> sync(Widget widget, dev.metahook.api.Context context) {
+            public Result<Object> sync(Widget widget, Context context) {
                 seen.set(context.controller());
                 finalizing.set(context.finalizing());
                 return Result.keepingObserved();
             }
 
             @Override
-            public Cleanup<Object> cleanup(Widget widget, dev.metahook.api.Context context) {
+            public Cleanup<Object> cleanup(Widget widget, Context context) {
                 finalizing.set(context.finalizing());
                 return Cleanup.done();
             }

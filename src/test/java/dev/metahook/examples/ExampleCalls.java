@@ -10,7 +10,7 @@ import dev.metahook.api.Controllers;
 import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.HttpHook;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
 import java.net.URI;
@@ -71,7 +71,7 @@ public final class ExampleCalls {
 
     /** A manifest of {@code examples/<name>/}. */
     public static ObjectNode manifest(String example, String file) {
-        return Cluster.manifest("examples/" + example + "/" + file);
+        return StoredObjects.manifest("examples/" + example + "/" + file);
     }
 
     /** The simulator's client for a registration, calling this server at the registration's paths. */

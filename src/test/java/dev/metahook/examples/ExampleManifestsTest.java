@@ -48,7 +48,7 @@ class ExampleManifestsTest {
                     declared.add(hook.getKey());
                     assertEquals("http://metahook.metahook-system/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
                 });
-                assertEquals(registration.hooks().stream().map(Hook::path).collect(Collectors.toCollection(TreeSet::new)), declared, name);
+                assertEquals(registration.hooks().stream().map(Hook::segment).collect(Collectors.toCollection(TreeSet::new)), declared, name);
                 assertEquals(registration.kind() == Kind.COMPOSITE ? "CompositeController" : "DecoratorController",
                         controller.path("kind").asText(), name);
                 assertEquals("Bearer", controller.at("/spec/endpointConfigs/0/authorization/type").asText(), name);
@@ -63,7 +63,7 @@ class ExampleManifestsTest {
         for (String directory : List.of("bluegreen", "catset", "configmappropagation")) {
             JsonNode controller = documents(directory, "controller.yaml").get(0);
             Registration registration = SERVED.get(directory).orElseThrow();
-            Class<? extends HasMetadata> type = registration.parentType();
+            Class<? extends HasMetadata> type = registration.type();
             JsonNode crd = documents(directory, "crd.yaml").get(0);
             assertEquals(HasMetadata.getPlural(type) + "." + HasMetadata.getGroup(type), crd.at("/metadata/name").asText());
             assertEquals(HasMetadata.getKind(type), crd.at("/spec/names/kind").asText());
@@ -78,7 +78,7 @@ class ExampleManifestsTest {
     @Test
     void theExampleObjectsReadIntoTheirTypes() throws IOException {
         for (String directory : List.of("bluegreen", "catset", "configmappropagation")) {
-            Class<? extends HasMetadata> type = SERVED.get(directory).orElseThrow().parentType();
+            Class<? extends HasMetadata> type = SERVED.get(directory).orElseThrow().type();
             try (Stream<Path> files = Files.list(Path.of("examples", directory))) {
                 Path object = files.filter(file -> !Set.of("crd.yaml", "controller.yaml", "kustomization.yaml", "service.yaml")
                         .contains(file.getFileName().toString()) && file.toString().endsWith(".yaml")).findFirst().orElseThrow();

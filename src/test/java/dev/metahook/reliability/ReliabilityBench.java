@@ -1,5 +1,6 @@
 package dev.metahook.reliability;
 
+import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
@@ -126,7 +127,7 @@ public final class ReliabilityBench {
                     Http.Response response = Http.read(call.getInputStream());
                     tally.add(response.status());
                     closing += response.closes() ? 1 : 0;
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     tally.add(-1);
                 }
             }

@@ -6,11 +6,14 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,7 +87,7 @@ final class Scenarios {
 
         @Override
         public String toString() {
-            return new java.util.TreeMap<>(byStatus) + (failures.isEmpty() ? "" : " " + failures);
+            return new TreeMap<>(byStatus) + (failures.isEmpty() ? "" : " " + failures);
         }
     }
 
@@ -228,7 +231,7 @@ final class Scenarios {
     private static int answer(Socket socket) {
         try {
             return Http.read(socket.getInputStream()).status() == 408 ? 0 : 1;
-        } catch (java.net.SocketTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             return 3;
         } catch (IOException e) {
             return 2;
@@ -338,7 +341,7 @@ final class Scenarios {
                         } catch (EOFException e) {
                             (e.getMessage().equals("connection closed") ? tally.resetBeforeAnyByte : tally.cutMidAnswer).incrementAndGet();
                             break;
-                        } catch (java.net.SocketException e) {
+                        } catch (SocketException e) {
                             tally.resetBeforeAnyByte.incrementAndGet();
                             break;
                         }

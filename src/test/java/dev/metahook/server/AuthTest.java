@@ -2,6 +2,8 @@ package dev.metahook.server;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
@@ -12,6 +14,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,7 +78,7 @@ class AuthTest {
 
     /** The status a call with this Authorization header gets, asked again (the file is looked at once a second) until it is {@code wanted} or 30 s passed. */
     private static int eventually(TestServer server, String authorization, int wanted) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         int status;
         do {
             status = given().port(server.port()).header("Authorization", authorization).body(REQUEST).post("/widget/sync").then()
@@ -93,9 +96,9 @@ class AuthTest {
         try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
             given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
             Files.delete(token);
-            org.junit.jupiter.api.Assertions.assertEquals(401, eventually(server, "Bearer s3cret-token", 401), "fails closed");
+            assertEquals(401, eventually(server, "Bearer s3cret-token", 401), "fails closed");
             Files.writeString(token, "s3cret-token\n");
-            org.junit.jupiter.api.Assertions.assertEquals(200, eventually(server, "Bearer s3cret-token", 200), "and opens again");
+            assertEquals(200, eventually(server, "Bearer s3cret-token", 200), "and opens again");
         }
     }
 
@@ -106,7 +109,7 @@ class AuthTest {
             given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
             Files.delete(token);
             Files.createDirectory(token);
-            org.junit.jupiter.api.Assertions.assertEquals(401, eventually(server, "Bearer s3cret-token", 401));
+            assertEquals(401, eventually(server, "Bearer s3cret-token", 401));
         }
     }
 
@@ -116,7 +119,7 @@ class AuthTest {
         try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
             Files.writeString(token, "");
             Files.setLastModifiedTime(token, FileTime.from(Instant.now().plusSeconds(5)));
-            org.junit.jupiter.api.Assertions.assertEquals(401, eventually(server, "Bearer s3cret-token", 401));
+            assertEquals(401, eventually(server, "Bearer s3cret-token", 401));
             Files.delete(token);
             for (int i = 0; i < 15; i++) {
                 given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(401);
@@ -152,12 +155,12 @@ class AuthTest {
         Path users = Files.writeString(dir.resolve("username"), "alice\nbob\n");
         Path passwords = Files.writeString(dir.resolve("password"), "a\nb\nc\n");
         Path empty = Files.writeString(dir.resolve("empty"), "\n");
-        org.junit.jupiter.api.Assertions.assertEquals("AUTH_BASIC_USERNAME_FILE has 2 user names and AUTH_BASIC_PASSWORD_FILE 3 passwords: give one"
+        assertEquals("AUTH_BASIC_USERNAME_FILE has 2 user names and AUTH_BASIC_PASSWORD_FILE 3 passwords: give one"
                 + " user name for every password, or one user name per password, line by line",
-                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                assertThrows(IllegalArgumentException.class,
                         () -> server(new ServerConfig.Auth(null, users, passwords))).getMessage());
-        org.junit.jupiter.api.Assertions.assertEquals("AUTH_BEARER_TOKEN_FILE (" + empty + "): holds no credentials",
-                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        assertEquals("AUTH_BEARER_TOKEN_FILE (" + empty + "): holds no credentials",
+                assertThrows(IllegalArgumentException.class,
                         () -> server(new ServerConfig.Auth(empty, null, null))).getMessage());
     }
 

@@ -10,8 +10,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import io.restassured.response.ValidatableResponse;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -153,7 +160,7 @@ class BadInputTest {
     @CsvSource({"C0AF, parent", "EDA080EDB080, parent", "C0AF, child", "EDA080EDB080, child", "C0AF, customize", "C0AF, controller",
             "FF, parent"})
     void refusesBytesThatAreNotUtf8InEveryPartOfARequest(String hex, String where) {
-        byte[] raw = java.util.HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
+        byte[] raw = HexFormat.of().parseHex(hex.toLowerCase(Locale.ROOT));
         String placeholder = "hel" + "NAME" + "lo";
         ObjectNode request = Requests.sync(Requests.widget(where.equals("parent") || where.equals("customize") ? placeholder : "hello", 1, "hi"),
                 where.equals("child") ? List.of(Requests.observedConfigMap("hello", 1, placeholder)) : List.of(), false);
@@ -218,15 +225,15 @@ class BadInputTest {
 
     @Test
     void readsAChunkedBodyAndRefusesOneOverTheLimit() throws Exception {
-        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        HttpClient client = HttpClient.newHttpClient();
         byte[] good = Requests.bytes(Requests.sync(Requests.widget("chunked", 2, "ok"), List.of(), false));
         byte[] big = ("{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
         for (byte[] body : List.of(good, big)) {
-            java.net.http.HttpResponse<String> response = client.send(java.net.http.HttpRequest.newBuilder(
-                            java.net.URI.create("http://127.0.0.1:" + server.port() + "/widget/sync"))
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + server.port() + "/widget/sync"))
                     .header("Content-Type", "application/json")
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString());
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(body == good ? 200 : 413, response.statusCode(), response.body());
         }
     }

@@ -10,8 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.Result;
 import dev.metahook.api.Controllers;
+import dev.metahook.api.Result;
+import dev.metahook.sim.Checker;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
@@ -19,6 +20,7 @@ import dev.metahook.testing.WidgetController;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.restassured.response.ValidatableResponse;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -61,7 +63,7 @@ class ContractTest {
         byte[] expected = post("/widget/sync", Requests.bytes(request)).statusCode(200).extract().asByteArray();
         Random random = new Random(42);
         for (int i = 0; i < 5; i++) {
-            byte[] shuffled = Json.mapper().writeValueAsBytes(dev.metahook.sim.Checker.shuffle(request, random));
+            byte[] shuffled = Json.mapper().writeValueAsBytes(Checker.shuffle(request, random));
             assertArrayEquals(expected, post("/widget/sync", shuffled).statusCode(200).extract().asByteArray());
         }
     }
@@ -143,7 +145,7 @@ class ContractTest {
     @Test
     void aDecimalWhereAnIntegerBelongsIsAnInvalidSpec() throws Exception {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
-        parent.with("spec").put("size", new java.math.BigDecimal("3.0"));
+        parent.with("spec").put("size", new BigDecimal("3.0"));
         byte[] asWritten = Json.mapper().writeValueAsBytes(Requests.sync(parent, List.of(), false));
         post("/widget/sync", asWritten)
                 .statusCode(200)

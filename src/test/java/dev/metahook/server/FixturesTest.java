@@ -5,15 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Cleaner;
 import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
+import dev.metahook.api.Controllers;
 import dev.metahook.api.Customizer;
 import dev.metahook.api.ObservedChildren;
 import dev.metahook.api.RelatedRule;
 import dev.metahook.api.Result;
-import dev.metahook.api.Controllers;
 import dev.metahook.examples.Examples;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
@@ -22,6 +23,8 @@ import dev.metahook.wire.ResponseCheck;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -141,13 +144,13 @@ class FixturesTest {
 
     /** Children by kind and name, with the parent's namespace left implicit as the upstream examples leave it. */
     private static List<JsonNode> sortedByName(JsonNode children) {
-        List<JsonNode> list = new java.util.ArrayList<>();
+        List<JsonNode> list = new ArrayList<>();
         children.forEach(child -> {
             JsonNode copy = child.deepCopy();
-            ((com.fasterxml.jackson.databind.node.ObjectNode) copy.get("metadata")).remove("namespace");
+            ((ObjectNode) copy.get("metadata")).remove("namespace");
             list.add(copy);
         });
-        list.sort(java.util.Comparator.comparing(c -> c.path("kind").asText() + "/" + c.path("metadata").path("name").asText()));
+        list.sort(Comparator.comparing(c -> c.path("kind").asText() + "/" + c.path("metadata").path("name").asText()));
         return list;
     }
 }

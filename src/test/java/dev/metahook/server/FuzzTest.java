@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.Result;
 import dev.metahook.api.Controllers;
+import dev.metahook.api.Result;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
@@ -17,16 +17,21 @@ import dev.metahook.testing.WidgetController;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ResponseCheck;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Pattern;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.AfterContainer;
@@ -81,7 +86,7 @@ class FuzzTest {
         Target target = TARGETS.get(random.nextInt(TARGETS.size()));
         byte[] body = target.body().clone();
         if (random.nextBoolean()) {
-            body = java.util.Arrays.copyOf(body, random.nextInt(body.length));
+            body = Arrays.copyOf(body, random.nextInt(body.length));
         }
         for (int i = random.nextInt(4); i >= 0 && body.length > 0; i--) {
             body[random.nextInt(body.length)] = (byte) random.nextInt(256);
@@ -160,8 +165,8 @@ class FuzzTest {
         return switch (random.nextInt(11)) {
             case 0 -> Json.mapper().getNodeFactory().nullNode();
             case 1 -> Json.mapper().getNodeFactory().textNode("x".repeat(random.nextInt(3) == 0 ? 2_000_000 : 3));
-            case 2 -> Json.mapper().getNodeFactory().numberNode(new java.math.BigInteger("9".repeat(900)));
-            case 3 -> Json.mapper().getNodeFactory().numberNode(new java.math.BigDecimal("1e99999"));
+            case 2 -> Json.mapper().getNodeFactory().numberNode(new BigInteger("9".repeat(900)));
+            case 3 -> Json.mapper().getNodeFactory().numberNode(new BigDecimal("1e99999"));
             case 4 -> Json.mapper().getNodeFactory().numberNode(-1.5);
             case 5 -> Json.mapper().getNodeFactory().numberNode(3);
             case 6 -> Json.mapper().getNodeFactory().booleanNode(random.nextBoolean());
@@ -174,14 +179,14 @@ class FuzzTest {
 
     /** Deep nesting is written as text: Jackson itself refuses to write more than 1000 levels. */
     private static byte[] withDeepNesting(String json) {
-        var matcher = java.util.regex.Pattern.compile("\"@@DEEP(\\d+)@@\"").matcher(json);
+        var matcher = Pattern.compile("\"@@DEEP(\\d+)@@\"").matcher(json);
         StringBuilder out = new StringBuilder();
         while (matcher.find()) {
             int depth = Integer.parseInt(matcher.group(1));
             matcher.appendReplacement(out, "[".repeat(depth) + "{}" + "]".repeat(depth));
         }
         matcher.appendTail(out);
-        return out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static ObjectNode customize() {

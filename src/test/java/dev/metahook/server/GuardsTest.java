@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.hamcrest.Matcher;
 
-/** Each guard refuses a response Metacontroller would fail on or that would do harm: a 500 naming child and rule. */
+/** Each guard refuses a response Metacontroller would fail on or that would do harm: a 500 naming rule and child ({@code rule: detail}). */
 class GuardsTest {
     private static TestServer server;
 
@@ -97,17 +97,17 @@ class GuardsTest {
 
     @Test
     void refusesChildWithoutKind() {
-        refused("no-kind", plainSync()).body("violations", violation("has no kind"));
+        refused("no-kind", plainSync()).body("violations", violation("missing-kind: child #0 (x): has no kind"));
     }
 
     @Test
     void refusesChildWithoutName() {
-        refused("no-name", plainSync()).body("violations", violation("has no metadata.name"));
+        refused("no-name", plainSync()).body("violations", violation("missing-name: child #0 (ConfigMap): has no metadata.name"));
     }
 
     @Test
     void refusesKindNotDeclaredInChildResources() {
-        refused("undeclared", plainSync()).body("violations", violation("child Secret s: Secret.v1 is not declared"));
+        refused("undeclared", plainSync()).body("violations", violation("undeclared: child Secret s: Secret.v1 is not declared"));
     }
 
     @Test
@@ -118,7 +118,7 @@ class GuardsTest {
     @Test
     void refusesChildInAnotherNamespace() {
         refused("other-namespace", plainSync())
-                .body("violations", violation("child ConfigMap cm: is in namespace kube-system but the parent is in default"));
+                .body("violations", violation("namespace: child ConfigMap cm: is in namespace kube-system but the parent is in default"));
     }
 
     @Test
@@ -131,31 +131,31 @@ class GuardsTest {
 
     @Test
     void refusesChildStatus() {
-        refused("with-status", plainSync()).body("violations", violation("child ConfigMap cm: sets status"));
+        refused("with-status", plainSync()).body("violations", violation("server-field: child ConfigMap cm: sets status"));
     }
 
     @Test
     void refusesOmittingAnObservedChildWithoutSayingItGoes() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"),
                 List.of(Requests.observedConfigMap("hello", 1, "hi")), false);
-        refused("omits", request).body("violations", violation("observed child ConfigMap.v1 default/hello: is left out"));
+        refused("omits", request).body("violations", violation("deletes-children: observed child ConfigMap.v1 default/hello: is left out"));
     }
 
     @Test
     void refusesTheSameChildTwice() {
-        refused("duplicate", plainSync()).body("violations", violation("appears twice"));
+        refused("duplicate", plainSync()).body("violations", violation("duplicate: child ConfigMap hello: appears twice"));
     }
 
     @Test
     void refusesDeletingAChildItAlsoKeeps() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"),
                 List.of(Requests.observedConfigMap("hello", 1, "hi")), false);
-        refused("deletes-kept", request).body("violations", violation("both in the response and marked for deletion"));
+        refused("deletes-kept", request).body("violations", violation("deletes-kept: observed child ConfigMap.v1 default/hello: is both in the response and marked for deletion"));
     }
 
     @Test
     void refusesAStatusThatIsNotAnObject() {
-        refused("status-list", plainSync()).body("violations", violation("status is array, not an object"));
+        refused("status-list", plainSync()).body("violations", violation("malformed: status is array, not an object"));
     }
 
     @Test
@@ -163,14 +163,14 @@ class GuardsTest {
         ObjectNode request = plainSync();
         request.set("controller", Requests.controller(false));
         request.with("parent").with("spec").putObject("selector").putObject("matchLabels").put("app", "widget");
-        refused("selector", request).body("violations", violation("do not match the parent's spec.selector"));
+        refused("selector", request).body("violations", violation("selector: child ConfigMap hello: labels"));
     }
 
     @Test
     void refusesAChildWhenTheParentHasNoSelectorAtAll() {
         ObjectNode request = plainSync();
         request.set("controller", Requests.controller(false));
-        refused("selector", request).body("violations", violation("the parent has no spec.selector"));
+        refused("selector", request).body("violations", violation("selector: child ConfigMap hello: the parent has no spec.selector"));
     }
 
     @Test
@@ -190,6 +190,6 @@ class GuardsTest {
                 .body(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)))
                 .post("/labels/sync").then()
                 .statusCode(500)
-                .body("violations", violation("only a DecoratorController can answer"));
+                .body("violations", violation("unknown-field: the result sets labels or annotations, which only a DecoratorController can answer"));
     }
 }

@@ -3,16 +3,21 @@ package dev.metahook.server;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
+import dev.metahook.wire.Json;
 import io.restassured.specification.RequestSpecification;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,8 +59,8 @@ class HookServerTest {
                 .body("status.conditions[0].type", equalTo("Ready"))
                 .body("status.conditions[0].lastTransitionTime", equalTo("2026-11-29T16:04:05Z"))
                 .body("status.conditions[0].observedGeneration", equalTo(2))
-                .body("$", not(org.hamcrest.Matchers.hasKey("finalized")))
-                .body("$", not(org.hamcrest.Matchers.hasKey("resyncAfterSeconds")));
+                .body("$", not(hasKey("finalized")))
+                .body("$", not(hasKey("resyncAfterSeconds")));
     }
 
     @Test
@@ -99,7 +104,7 @@ class HookServerTest {
 
     @Test
     void customizeAnswersTheControllersRules() {
-        ObjectNode request = dev.metahook.wire.Json.object();
+        ObjectNode request = Json.object();
         request.set("controller", Requests.controller(true));
         request.set("parent", Requests.widget("hello", 3, "hi"));
         hook().body(Requests.bytes(request)).post("/widget/customize").then()
@@ -114,8 +119,8 @@ class HookServerTest {
     @Test
     void keepsIdleConnectionsLongerThanMetacontrollersClient() {
         try (HookServer own = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
-                new dev.metahook.engine.HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
-            org.junit.jupiter.api.Assertions.assertTrue(own.idleTimeout().compareTo(java.time.Duration.ofSeconds(90)) > 0,
+                new HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
+            assertTrue(own.idleTimeout().compareTo(Duration.ofSeconds(90)) > 0,
                     own.idleTimeout().toString());
         }
     }

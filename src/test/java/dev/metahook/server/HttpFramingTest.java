@@ -13,6 +13,7 @@ import dev.metahook.wire.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +76,7 @@ class HttpFramingTest {
 
     @Test
     void aBodyShorterThanItsContentLengthIs400() throws IOException {
-        byte[] half = java.util.Arrays.copyOf(GOOD, GOOD.length / 2);
+        byte[] half = Arrays.copyOf(GOOD, GOOD.length / 2);
         RawHttp.Response response = RawHttp.send(server.port(), request("POST", "/widget/sync", half, "Content-Length: " + GOOD.length), true);
         assertTrue(problem(response, 400).path("detail").asText().contains("ended before"), response.body());
         assertTrue(metrics().contains("code=\"400\",controller=\"widget\",hook=\"sync\",outcome=\"bad-framing\""), "the metric says 400");
@@ -90,7 +91,7 @@ class HttpFramingTest {
 
     @Test
     void aBodyThatStopsComingIs408AndCountedAs408() throws IOException {
-        byte[] part = java.util.Arrays.copyOf(GOOD, 10);
+        byte[] part = Arrays.copyOf(GOOD, 10);
         RawHttp.Response response = RawHttp.send(server.port(), request("POST", "/widget/sync", part, "Content-Length: " + GOOD.length), false);
         problem(response, 408);
         String metrics = metrics();

@@ -1,6 +1,6 @@
 package dev.metahook.sim;
 
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,6 +1,6 @@
 package dev.metahook.sim;
 
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +9,8 @@ import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +53,7 @@ class CustomizeTest {
         assertEquals(json("['db']"), Json.mapper().valueToTree(fieldNames(lastSync.at("/related/Endpoints.v1"))),
                 "Endpoints is the resource endpoints (the model's plural), in the parent's namespace only");
         assertEquals(0, lastSync.at("/related/Namespace.v1").size(), "cluster-scoped objects are dropped from a v1 request, the group stays");
-        assertEquals(java.util.List.of(1, 0), simulator.customize().history().get(0).rules().stream().map(Customize.Selected::objects).toList());
+        assertEquals(List.of(1, 0), simulator.customize().history().get(0).rules().stream().map(Customize.Selected::objects).toList());
     }
 
     @Test
@@ -76,8 +78,8 @@ class CustomizeTest {
         assertTrue(mixed.sync(PARENT).error().contains("names cannot be combined with labelSelector"));
     }
 
-    private static java.util.List<String> fieldNames(JsonNode node) {
-        java.util.List<String> names = new java.util.ArrayList<>();
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }

@@ -1,6 +1,6 @@
 package dev.metahook.sim;
 
-import static dev.metahook.testing.Cluster.json;
+import static dev.metahook.testing.StoredObjects.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +13,7 @@ import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookEngine;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class LifecycleTest {
             .build(), TestServer.CLOCK);
 
     private static Simulation simulation(String controller) {
-        ControllerSpec spec = ControllerSpec.read(Cluster.manifest("metacontroller/" + controller + "-controller.yaml"));
+        ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest("metacontroller/" + controller + "-controller.yaml"));
         return new Simulation(spec, new InProcessHook(ENGINE, controller), TestServer.CLOCK);
     }
 
@@ -44,7 +44,7 @@ class LifecycleTest {
     @Test
     void webAppIsCreatedConvergesRollsAndGoesAway() {
         Simulation simulation = simulation("webapp");
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/webapp.yaml"));
+        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
 
         assertTrue(simulation.converge(parent, 10, false).converged());
         ObjectNode webApp = simulation.store().get(parent).orElseThrow();
@@ -64,7 +64,7 @@ class LifecycleTest {
         simulation.pass(parent, true);
         assertEquals(writes, simulation.store().writes(), "a second sync after convergence changes nothing");
 
-        ObjectNode edited = Cluster.manifest("examples/webapp.yaml");
+        ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
         edited.with("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
         simulation.edit(edited);
         simulation.pass(parent, false);
@@ -84,10 +84,10 @@ class LifecycleTest {
     @Test
     void anInvalidEditStallsAndLeavesTheRunningAppAlone() {
         Simulation simulation = simulation("webapp");
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/webapp.yaml"));
+        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
         simulation.converge(parent, 10, true);
         ObjectNode before = get(simulation, "apps/v1", "Deployment", "hello");
-        ObjectNode edited = Cluster.manifest("examples/webapp.yaml");
+        ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
         edited.with("spec").put("port", 0);
         simulation.edit(edited);
         assertTrue(simulation.converge(parent, 10, true).converged());
@@ -99,7 +99,7 @@ class LifecycleTest {
     @Test
     void databaseIsProvisionedAndTornDownStepByStep() {
         Simulation simulation = simulation("database");
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
+        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
         assertTrue(simulation.converge(parent, 10, false).converged());
         assertEquals("Provisioning", simulation.store().get(parent).orElseThrow().at("/status/phase").asText());
         assertTrue(simulation.converge(parent, 10, true).converged());
@@ -114,13 +114,13 @@ class LifecycleTest {
         assertEquals("Draining", reconciling(simulation, parent));
         assertEquals(0, get(simulation, "apps/v1", "StatefulSet", "orders").at("/spec/replicas").intValue());
         assertTrue(simulation.store().get(new ObjectRef("v1", "Service", "default", "orders")).isEmpty(), "clients stop connecting");
-        Workloads.settle(simulation.store());
+        WorkloadControllers.settle(simulation.store());
         simulation.pass(parent, false);
         assertEquals("BackingUp", reconciling(simulation, parent));
         ObjectNode job = get(simulation, "batch/v1", "Job", "orders-final-backup");
         assertEquals("postgres:16", job.at("/spec/template/spec/containers/0/image").asText());
         assertEquals(password, get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText());
-        Workloads.settle(simulation.store());
+        WorkloadControllers.settle(simulation.store());
         CompositeSimulator.Pass done = simulation.pass(parent, false);
         assertTrue(done.finalized());
         assertEquals(List.of(), simulation.store().all(), "the Database and its children are gone");
@@ -130,18 +130,18 @@ class LifecycleTest {
     @Test
     void aDatabaseDeletedAndCreatedAgainKeepsItsPassword() {
         Simulation simulation = simulation("database");
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
+        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
         simulation.converge(parent, 10, true);
         String uid = simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText();
         String password = get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText();
-        ObjectNode gone = Cluster.manifest("examples/database.yaml");
+        ObjectNode gone = StoredObjects.manifest("examples/database.yaml");
         gone.with("spec").put("deletionPolicy", "Delete");
         simulation.edit(gone);
         simulation.delete(parent);
         assertTrue(simulation.pass(parent, false).finalized());
         assertEquals(List.of(), simulation.store().all(), "the Secret went with the Database");
 
-        simulation.create(Cluster.manifest("examples/database.yaml"));
+        simulation.create(StoredObjects.manifest("examples/database.yaml"));
         assertTrue(simulation.converge(parent, 10, true).converged());
         assertFalse(uid.equals(simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText()), "a new uid");
         assertEquals(password, get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText());
@@ -150,7 +150,7 @@ class LifecycleTest {
     @Test
     void aFailedBackupStallsUntilThePolicySaysDelete() {
         Simulation simulation = simulation("database");
-        ObjectRef parent = simulation.create(Cluster.manifest("examples/database.yaml"));
+        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
         simulation.converge(parent, 10, true);
         simulation.delete(parent);
         simulation.pass(parent, true);
@@ -162,7 +162,7 @@ class LifecycleTest {
         assertEquals("True", simulation.store().get(parent).orElseThrow().at("/status/conditions/2/status").asText());
         assertTrue(simulation.store().get(job).isPresent(), "the failed Job is kept, not silently retried");
 
-        ObjectNode edited = Cluster.manifest("examples/database.yaml");
+        ObjectNode edited = StoredObjects.manifest("examples/database.yaml");
         edited.with("spec").put("deletionPolicy", "Delete");
         simulation.edit(edited);
         assertTrue(simulation.pass(parent, false).finalized());

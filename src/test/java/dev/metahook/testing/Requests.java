@@ -3,6 +3,7 @@ package dev.metahook.testing;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
+import dev.metahook.wire.LastAppliedConfiguration;
 import java.util.List;
 
 /** Request bodies as Metacontroller would send them for Widgets, with full observed children. */
@@ -50,7 +51,7 @@ public final class Requests {
         ObjectNode observed = applied.deepCopy();
         ObjectNode observedMetadata = observed.with("metadata");
         observedMetadata.putObject("annotations")
-                .put(dev.metahook.wire.LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
+                .put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         observedMetadata.put("uid", "0b9f4a3c-0000-4000-8000-00000000c0de").put("resourceVersion", "4712")
                 .put("creationTimestamp", "2026-11-29T10:00:01Z");
         observedMetadata.putArray("ownerReferences").addObject().put("apiVersion", "test.metahook.dev/v1")

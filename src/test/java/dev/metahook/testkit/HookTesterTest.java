@@ -12,13 +12,19 @@ import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.database.DatabaseController;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
+import dev.metahook.examples.configmappropagation.ConfigMapPropagation;
+import dev.metahook.examples.configmappropagation.ConfigMapPropagationController;
+import dev.metahook.readme.WriteYourOwnControllerTest;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,12 +137,12 @@ class HookTesterTest {
     @Test
     void checkDrivesADecoratorAndFeedsRelatedObjects() {
         Controllers controllers = Controllers.builder()
-                .decorator("budget", io.fabric8.kubernetes.api.model.apps.Deployment.class,
-                        new dev.metahook.readme.WriteYourOwnControllerTest.BudgetDecorator())
-                .composite("propagation", dev.metahook.examples.configmappropagation.ConfigMapPropagation.class,
-                        new dev.metahook.examples.configmappropagation.ConfigMapPropagationController())
+                .decorator("budget", Deployment.class,
+                        new WriteYourOwnControllerTest.BudgetDecorator())
+                .composite("propagation", ConfigMapPropagation.class,
+                        new ConfigMapPropagationController())
                 .build();
-        io.fabric8.kubernetes.api.model.apps.Deployment web = Manifests.parse("""
+        Deployment web = Manifests.parse("""
                 apiVersion: apps/v1
                 kind: Deployment
                 metadata: {name: web, namespace: default}
@@ -145,18 +151,18 @@ class HookTesterTest {
                   template:
                     metadata: {labels: {app: web}}
                     spec: {containers: [{name: web, image: nginx}]}
-                """, io.fabric8.kubernetes.api.model.apps.Deployment.class);
+                """, Deployment.class);
         CheckReport decorated = HookTester.of(controllers, "budget",
-                io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class).check(web);
+                PodDisruptionBudget.class).check(web);
         assertTrue(decorated.clean(), decorated::toString);
 
         HookTester propagation = HookTester.of(controllers, "propagation", Path.of("examples/configmappropagation/controller.yaml"));
         var parent = Manifests.read(Path.of("examples/configmappropagation/configmappropagation.yaml"),
-                dev.metahook.examples.configmappropagation.ConfigMapPropagation.class);
+                ConfigMapPropagation.class);
         List<HasMetadata> cluster = List.of(
                 Manifests.parse("{apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: original}, data: {a: b}}", ConfigMap.class),
                 Manifests.parse("{apiVersion: v1, kind: Namespace, metadata: {name: one, labels: {settings: wanted}}}",
-                        io.fabric8.kubernetes.api.model.Namespace.class));
+                        Namespace.class));
         CheckReport withRelated = propagation.check(parent, null, cluster);
         assertTrue(withRelated.clean(), withRelated::toString);
         CheckReport without = propagation.check(parent);

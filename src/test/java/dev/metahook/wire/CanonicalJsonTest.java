@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -29,15 +32,15 @@ class CanonicalJsonTest {
     void sortsKeysByCodePointAsGoDoes() {
         // U+FF5E sorts before U+1F600 by code point, after it by UTF-16 unit.
         String written = canonical("{\"\uD83D\uDE00\":4,\"\uFF5E\":3,\"a\":2,\"Z\":1}");
-        var names = new java.util.ArrayList<String>();
+        var names = new ArrayList<String>();
         Json.parse(written.getBytes(StandardCharsets.UTF_8)).fieldNames().forEachRemaining(names::add);
-        assertEquals(java.util.List.of("Z", "a", "\uFF5E", "\uD83D\uDE00"), names);
+        assertEquals(List.of("Z", "a", "\uFF5E", "\uD83D\uDE00"), names);
     }
 
     /** Strings mixing ASCII, the units around the surrogates and code points above U+FFFF, ordered as their code points are. */
     @Property(tries = 2000)
     void ordersNamesAsTheirCodePointsDo(@ForAll("names") String a, @ForAll("names") String b) {
-        assertEquals(Integer.signum(java.util.Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray())),
+        assertEquals(Integer.signum(Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray())),
                 Integer.signum(CanonicalJson.CODE_POINT_ORDER.compare(a, b)), () -> a.codePoints().boxed().toList() + " vs "
                         + b.codePoints().boxed().toList());
     }

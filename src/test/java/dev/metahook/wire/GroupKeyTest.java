@@ -2,6 +2,13 @@ package dev.metahook.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Endpoints;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,11 +26,11 @@ class GroupKeyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(classes = {io.fabric8.kubernetes.api.model.Endpoints.class, io.fabric8.kubernetes.api.model.Namespace.class,
-            io.fabric8.kubernetes.api.model.ConfigMap.class, io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
-            io.fabric8.kubernetes.api.model.apps.StatefulSet.class, io.fabric8.kubernetes.api.model.batch.v1.CronJob.class})
-    void agreesWithThePluralTheModelDeclaresForItsOwnKinds(Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type) {
-        assertEquals(io.fabric8.kubernetes.api.model.HasMetadata.getPlural(type),
-                GroupKey.guessResource(io.fabric8.kubernetes.api.model.HasMetadata.getKind(type)));
+    @ValueSource(classes = {Endpoints.class, Namespace.class,
+            ConfigMap.class, PersistentVolumeClaim.class,
+            StatefulSet.class, CronJob.class})
+    void agreesWithThePluralTheModelDeclaresForItsOwnKinds(Class<? extends HasMetadata> type) {
+        assertEquals(HasMetadata.getPlural(type),
+                GroupKey.guessResource(HasMetadata.getKind(type)));
     }
 }

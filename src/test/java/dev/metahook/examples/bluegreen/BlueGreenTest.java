@@ -17,6 +17,7 @@ import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ResponseCheck;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,7 +113,7 @@ class BlueGreenTest {
     }
 
     private static List<String> names(JsonNode answer) {
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         answer.get("children").forEach(child -> names.add(child.at("/metadata/name").asText()));
         names.sort(null);
         return names;

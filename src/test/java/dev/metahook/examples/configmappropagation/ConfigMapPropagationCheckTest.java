@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers;
-import dev.metahook.sim.Breach;
+import dev.metahook.contract.Breach;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.HttpHook;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
 import java.net.URI;
@@ -30,11 +30,11 @@ class ConfigMapPropagationCheckTest {
     }
 
     private static Checker.Report check(List<ObjectNode> related) {
-        ControllerSpec spec = ControllerSpec.read(Cluster.manifest(DIR + "controller.yaml"));
+        ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest(DIR + "controller.yaml"));
         try (TestServer server = TestServer.start(Controllers.builder()
                 .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController()).build())) {
             return new Checker(spec, HttpHook.of(spec, URI.create(server.url(""))), TestServer.CLOCK, 8)
-                    .check(Cluster.manifest(DIR + "configmappropagation.yaml"), null, related);
+                    .check(StoredObjects.manifest(DIR + "configmappropagation.yaml"), null, related);
         }
     }
 

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers;
-import dev.metahook.testing.Cluster;
+import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
@@ -188,11 +188,11 @@ class ConfigMapPropagationTest {
     }
 
     private static ObjectNode controller() {
-        return Cluster.manifest("examples/configmappropagation/controller.yaml");
+        return StoredObjects.manifest("examples/configmappropagation/controller.yaml");
     }
 
     private static ObjectNode parent() {
-        ObjectNode parent = Cluster.manifest("examples/configmappropagation/configmappropagation.yaml");
+        ObjectNode parent = StoredObjects.manifest("examples/configmappropagation/configmappropagation.yaml");
         parent.with("metadata").put("uid", UID).put("generation", 1).put("resourceVersion", "1000")
                 .put("creationTimestamp", "2026-11-29T10:00:00Z");
         return parent;
@@ -240,6 +240,6 @@ class ConfigMapPropagationTest {
         ObjectNode desired = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
         desired.putObject("metadata").put("name", "settings").put("namespace", namespace);
         desired.set("data", Json.tree(Map.of("some", "value", "other", "value")));
-        return Cluster.observe(desired, parent(), null);
+        return StoredObjects.observe(desired, parent(), null);
     }
 }

@@ -9,8 +9,8 @@ import dev.metahook.wire.Json;
  * and DaemonSet gets all its replicas ready, every Job succeeds (unless a test marked it failed),
  * every Pod runs and is ready. Status only, as the real ones write it; zero counts left out.
  */
-public final class Workloads {
-    private Workloads() {
+public final class WorkloadControllers {
+    private WorkloadControllers() {
     }
 
     /** Brings every workload in the store to its settled status. */

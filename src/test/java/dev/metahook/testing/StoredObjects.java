@@ -5,22 +5,24 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
+import dev.metahook.wire.LastAppliedConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * Plays Metacontroller and the API server just enough to build realistic requests: a desired child
- * becomes an observed one with the controller-uid label, the last-applied annotation, server metadata,
- * the owner reference and a status the test chooses.
+ * Objects as the API server stores them and Metacontroller observes them, just enough to build
+ * realistic requests: a desired child becomes an observed one with the controller-uid label, the
+ * last-applied annotation, server metadata, the owner reference and a status the test chooses.
  */
-public final class Cluster {
+public final class StoredObjects {
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    private Cluster() {
+    private StoredObjects() {
     }
 
     /** A YAML file of the repository (first document) as JSON. */
@@ -51,7 +53,7 @@ public final class Cluster {
         applied.with("metadata").with("labels").put("controller-uid", parentUid);
         ObjectNode observed = applied.deepCopy();
         ObjectNode metadata = observed.with("metadata");
-        metadata.with("annotations").put(dev.metahook.wire.LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
+        metadata.with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         metadata.put("uid", UUID.nameUUIDFromBytes(CanonicalJson.bytes(metadata.path("name"))).toString())
                 .put("resourceVersion", "2000").put("generation", 1).put("creationTimestamp", "2026-11-29T10:00:01Z");
         metadata.putArray("ownerReferences").addObject()
@@ -85,7 +87,7 @@ public final class Cluster {
 
     /** JSON from text, for statuses written inline in tests. */
     public static JsonNode json(String text) {
-        return Json.parse(text.replace('\'', '"').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Json.parse(text.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
     }
 
     private static String kindOf(String resource) {
