@@ -9,7 +9,6 @@ import dev.metahook.api.TransientException;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.CustomizeRequest;
 import dev.metahook.wire.DecoratorRequest;
-import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,17 +69,17 @@ public final class HookEngine {
                            HookAnswer.Facts facts) {
     }
 
-    /** Composite requests stream, so their children stay bytes until used; the others are small. */
+    /** Every request is read in one pass of the byte scanner; children and attachments stay bytes until used. */
     private static Decoded decode(Registration registration, Hook hook, byte[] body) {
         if (hook == Hook.CUSTOMIZE) {
-            CustomizeRequest request = CustomizeRequest.read(Json.parse(body));
+            CustomizeRequest request = CustomizeRequest.read(body);
             return new Decoded(null, null, request, facts(request.parent(), 0));
         }
         if (registration.kind() == Kind.COMPOSITE) {
             CompositeRequest request = CompositeRequest.read(body);
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
-        DecoratorRequest request = DecoratorRequest.read(Json.parse(body));
+        DecoratorRequest request = DecoratorRequest.read(body);
         return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
 

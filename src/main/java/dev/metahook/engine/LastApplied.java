@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.contract.AnswerRules;
 import dev.metahook.wire.LastAppliedConfiguration;
 import dev.metahook.wire.ObservedObject;
-import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -33,20 +32,12 @@ final class LastApplied {
      * observed object has a fitting one; read without building the object's tree.
      */
     static Optional<ObjectNode> annotated(ObservedObject observed, String parentNamespace) {
-        ObservedObject.Summary summary;
-        try {
-            summary = observed.summary();
-        } catch (IOException unreadable) {
-            return LastAppliedConfiguration.of(observed.tree()).filter(applied -> sameObject(applied, observed.tree()))
-                    .map(applied -> withoutServerFields(applied, observed.tree().path("metadata").path("namespace").asText(""),
-                            parentNamespace));
-        }
-        return annotated(observed, summary, parentNamespace);
+        return annotated(observed, observed.summary(), parentNamespace);
     }
 
     /** The same, from the object's summary already read. */
     static Optional<ObjectNode> annotated(ObservedObject observed, ObservedObject.Summary summary, String parentNamespace) {
-        boolean fits = summary.wellFormed() && observed.fits(summary.apiVersion(), summary.kind(), summary.name());
+        boolean fits = observed.fits(summary.apiVersion(), summary.kind(), summary.name());
         Optional<ObjectNode> applied = fits
                 ? LastAppliedConfiguration.parse(summary.lastApplied()).filter(json -> sameObject(json, summary))
                 : Optional.empty();

@@ -11,12 +11,13 @@ import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ObservedObject;
-import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A desired child written over the JSON Metacontroller last applied for it. A typed model object
@@ -33,6 +34,51 @@ import java.util.SortedMap;
  */
 final class LastAppliedBase {
     private static final EnumSet<DiffFlags> FLAGS = EnumSet.of(DiffFlags.OMIT_MOVE_OPERATION, DiffFlags.OMIT_COPY_OPERATION);
+    private static final TypedForms TYPED = new TypedForms();
+
+    /** What a typed round trip depends on: the type, the annotation, and the namespaces that complete it. */
+    private record TypedKey(Class<?> type, String lastApplied, String namespace, String parentNamespace) {
+    }
+
+    /**
+     * The typed round trip of each annotation, made once: the same children come with the same
+     * annotation on every call, and converting it twice cost a tenth of a Database sync. The trees are
+     * shared and only ever read. Bounded like the controller trees: at {@link #CAPACITY} entries or
+     * {@link #CAPACITY_CHARS} characters of annotation it starts over; a larger annotation is never kept.
+     */
+    static final class TypedForms {
+        static final int CAPACITY = 256;
+        static final long CAPACITY_CHARS = 2L * 1024 * 1024;
+        private static final ObjectNode UNREADABLE = Json.object();
+
+        private final Map<TypedKey, ObjectNode> forms = new ConcurrentHashMap<>();
+        private final AtomicLong chars = new AtomicLong();
+
+        /** The typed round trip of {@code base}, the tree {@code key} describes; null when it cannot be read as its type. */
+        ObjectNode of(TypedKey key, ObjectNode base) {
+            ObjectNode known = forms.get(key);
+            if (known == null) {
+                ObjectNode typed = roundTrip(base, key.type());
+                known = typed == null ? UNREADABLE : typed;
+                keep(key, known);
+            }
+            return known == UNREADABLE ? null : known;
+        }
+
+        private synchronized void keep(TypedKey key, ObjectNode typed) {
+            int length = key.lastApplied().length();
+            if (length > CAPACITY_CHARS / 8) {
+                return;
+            }
+            if (forms.size() >= CAPACITY || chars.get() + length > CAPACITY_CHARS) {
+                forms.clear();
+                chars.set(0);
+            }
+            if (forms.putIfAbsent(key, typed) == null) {
+                chars.addAndGet(length);
+            }
+        }
+    }
 
     private LastAppliedBase() {
     }
@@ -43,12 +89,7 @@ final class LastAppliedBase {
         if (counterpart.isEmpty()) {
             return desired;
         }
-        ObservedObject.Summary summary;
-        try {
-            summary = counterpart.get().summary();
-        } catch (IOException unreadable) {
-            return desired;
-        }
+        ObservedObject.Summary summary = counterpart.get().summary();
         if (summary.lastApplied() == null || !mayLoseInTypedForm(summary.lastApplied())) {
             return desired;
         }
@@ -57,7 +98,7 @@ final class LastAppliedBase {
             return desired;
         }
         ObjectNode base = annotated.get();
-        ObjectNode typed = roundTrip(base, type);
+        ObjectNode typed = TYPED.of(new TypedKey(type, summary.lastApplied(), summary.namespace(), parentNamespace), base);
         if (typed == null || typed.equals(base)) {
             return desired;
         }

@@ -1,15 +1,18 @@
 package dev.metahook.wire;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Set;
 
 /** A customize request: the controller object and the parent (called {@code parent} for decorators too). */
 public record CustomizeRequest(ObjectNode controller, ObjectNode parent) {
 
-    public static CustomizeRequest read(JsonNode body) {
-        ObjectNode root = Envelope.root(body);
-        ObjectNode controller = Shapes.object(root.get("controller"), "/controller");
-        ObjectNode parent = Shapes.kubernetesObject(root.get("parent"), "/parent");
+    private static final Set<String> TREES = Set.of("controller", "parent");
+
+    /** Reads a request body in one pass of the byte scanner; the controller tree is shared: read it, never change it. */
+    public static CustomizeRequest read(byte[] body) {
+        Envelope root = Envelope.read(body, Set.of(), TREES);
+        ObjectNode controller = Shapes.object(root.tree("controller"), "/controller");
+        ObjectNode parent = Shapes.kubernetesObject(root.tree("parent"), "/parent");
         return new CustomizeRequest(controller, parent);
     }
 

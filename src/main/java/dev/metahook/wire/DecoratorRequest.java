@@ -1,31 +1,36 @@
 package dev.metahook.wire;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Set;
 
 /**
  * A DecoratorController sync or finalize request: the target (sent as {@code object}) and its
- * attachments.
+ * attachments. The controller tree is shared with every other call that carried the same controller:
+ * read it, never change it.
  */
 public record DecoratorRequest(ObjectNode controller, ObjectNode target, ObjectMap attachments, ObjectMap related,
                                boolean finalizing) {
 
-    public static DecoratorRequest read(JsonNode body) {
-        ObjectNode root = Envelope.root(body);
+    private static final Set<String> MAPS = Set.of("attachments", "related");
+    private static final Set<String> TREES = Set.of("controller", "object", "finalizing");
+
+    /** Reads a request body in one pass, as {@link CompositeRequest#read} does: the attachments stay bytes until used. */
+    public static DecoratorRequest read(byte[] body) {
+        Envelope root = Envelope.read(body, MAPS, TREES);
         if (root.has("parent") && !root.has("object")) {
             throw new MalformedRequestException("/object",
                     "this is a CompositeController or customize request (it has /parent); a DecoratorController hook needs /object");
         }
-        ObjectNode controller = Shapes.object(root.get("controller"), "/controller");
-        ObjectNode target = Shapes.kubernetesObject(root.get("object"), "/object");
+        ObjectNode controller = Shapes.object(root.tree("controller"), "/controller");
+        ObjectNode target = Shapes.kubernetesObject(root.tree("object"), "/object");
         if (!root.has("attachments")) {
             throw new MalformedRequestException("/attachments",
                     "/attachments: required field is missing; decorator sync and finalize requests always carry the attachments");
         }
-        ObjectMap attachments = ObjectMap.read(root.get("attachments"), "/attachments");
-        ObjectMap related = ObjectMap.read(root.get("related"), "/related");
-        boolean finalizing = Shapes.optionalBoolean(root.get("finalizing"), "/finalizing");
-        return new DecoratorRequest(controller, target, attachments, related, finalizing);
+        ObjectMap related = root.map("related");
+        boolean finalizing = Shapes.optionalBoolean(root.tree("finalizing"), "/finalizing");
+        return new DecoratorRequest(controller, target, root.map("attachments"), related == null ? ObjectMap.empty() : related,
+                finalizing);
     }
 
     public ObjectNode toJson() {

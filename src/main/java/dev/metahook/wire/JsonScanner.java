@@ -246,6 +246,11 @@ final class JsonScanner {
 
     /** The text of the string between {@code start} (its opening quote) and {@code end} (just after its closing quote). */
     String text(int start, int end) {
+        return text(body, start, end);
+    }
+
+    /** The same for a string of a body scanned before: its bytes are known to be well-formed. */
+    static String text(byte[] body, int start, int end) {
         int from = start + 1;
         int to = end - 1;
         boolean plain = true;
@@ -254,6 +259,10 @@ final class JsonScanner {
         }
         if (plain) {
             return new String(body, from, to - from, StandardCharsets.ISO_8859_1);
+        }
+        String ascii = asciiUnescaped(body, from, to);
+        if (ascii != null) {
+            return ascii;
         }
         StringBuilder out = new StringBuilder(to - from);
         int run = from;
@@ -281,6 +290,43 @@ final class JsonScanner {
             run = i;
         }
         return out.append(new String(body, run, to - run, StandardCharsets.UTF_8)).toString();
+    }
+
+    /**
+     * An ASCII string whose escapes all stand for ASCII (a last-applied annotation is JSON, its quotes
+     * escaped), unescaped in one buffer; null for anything else.
+     */
+    private static String asciiUnescaped(byte[] body, int from, int to) {
+        byte[] out = new byte[to - from];
+        int length = 0;
+        for (int i = from; i < to; i++) {
+            byte c = body[i];
+            if (c < 0) {
+                return null;
+            }
+            if (c == '\\') {
+                byte escaped = body[++i];
+                if (escaped == 'u') {
+                    int unit = Integer.parseInt(new String(body, i + 1, 4, StandardCharsets.ISO_8859_1), 16);
+                    if (unit >= 0x80) {
+                        return null;
+                    }
+                    c = (byte) unit;
+                    i += 4;
+                } else {
+                    c = switch (escaped) {
+                        case 'b' -> '\b';
+                        case 'f' -> '\f';
+                        case 'n' -> '\n';
+                        case 'r' -> '\r';
+                        case 't' -> '\t';
+                        default -> escaped;
+                    };
+                }
+            }
+            out[length++] = c;
+        }
+        return new String(out, 0, length, StandardCharsets.ISO_8859_1);
     }
 
     MalformedRequestException invalid(int at, String reason) {

@@ -3,7 +3,6 @@ package dev.metahook.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,48 +26,6 @@ public final class ObjectMap {
 
     public static ObjectMap empty() {
         return EMPTY;
-    }
-
-    /**
-     * Reads a map from a request field, checking its shape: an object of group keys, each an object
-     * of object keys, each a Kubernetes object with {@code kind}, {@code apiVersion} and
-     * {@code metadata.name}.
-     */
-    static ObjectMap read(JsonNode node, String pointer) {
-        if (node == null || node.isNull()) {
-            return EMPTY;
-        }
-        if (!node.isObject()) {
-            throw new MalformedRequestException(pointer, pointer + ": expected an object map, got " + Shapes.describe(node));
-        }
-        SortedMap<GroupKey, SortedMap<String, ObservedObject>> groups = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> group = it.next();
-            String groupPointer = pointer + "/" + Shapes.escape(group.getKey());
-            groups.put(groupKey(group.getKey(), groupPointer), readGroup(group.getValue(), groupPointer, groupKey(group.getKey(), groupPointer)));
-        }
-        return new ObjectMap(groups);
-    }
-
-    private static SortedMap<String, ObservedObject> readGroup(JsonNode node, String pointer, GroupKey key) {
-        if (node == null || node.isNull()) {
-            return Collections.emptySortedMap();
-        }
-        if (!node.isObject()) {
-            throw new MalformedRequestException(pointer, pointer + ": expected an object of objects by key, got " + Shapes.describe(node));
-        }
-        SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            String objectPointer = pointer + "/" + Shapes.escape(entry.getKey());
-            ObjectNode object = Shapes.kubernetesObject(entry.getValue(), objectPointer);
-            checkGroup(object, key, objectPointer);
-            if (!ObservedIdentity.keyFits(object, entry.getKey())) {
-                throw ObservedIdentity.misfit(object, entry.getKey(), objectPointer);
-            }
-            objects.put(entry.getKey(), ObservedObject.of(key, entry.getKey(), object));
-        }
-        return Collections.unmodifiableSortedMap(objects);
     }
 
     /**
@@ -101,15 +58,15 @@ public final class ObjectMap {
             SortedMap<String, ObservedObject> objects = new TreeMap<>(CanonicalJson.CODE_POINT_ORDER);
             ObservedIdentity identity = new ObservedIdentity(scanner, key);
             int groupEnd = scanner.fields(groupStart, (objectKey, from) -> {
-                String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
                 if (scanner.at(from) != '{') {
                     scanner.valueEnd(from);
+                    String objectPointer = groupPointer + "/" + Shapes.escape(objectKey);
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
                 int to = identity.scan(objectKey, from);
-                ObservedObject object = ObservedObject.lazy(key, objectKey, objectPointer, scanner.body(), from, to - from);
+                ObservedObject object = ObservedObject.lazy(key, objectKey, groupPointer, scanner.body(), from, to - from, identity.metadataStart());
                 if (!identity.fits()) {
-                    throw identity.misfit(object, objectPointer);
+                    throw identity.misfit(object, object.pointer());
                 }
                 objects.put(objectKey, object);
                 return to;

@@ -21,6 +21,7 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     private boolean kindFits;
     private boolean nameFits;
     private boolean namespaceFits;
+    private int metadataStart;
 
     ObservedIdentity(JsonScanner scanner, GroupKey group) {
         this.scanner = scanner;
@@ -37,7 +38,13 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         kindFits = false;
         nameFits = false;
         namespaceFits = namespace == null;
+        metadataStart = -1;
         return scanner.fieldSpans(start, this);
+    }
+
+    /** Where the metadata object of the object last scanned starts (the last one, if repeated); -1 without one. */
+    int metadataStart() {
+        return metadataStart;
     }
 
     /** Whether the object last scanned is what its group and key say. */
@@ -51,7 +58,7 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     }
 
     /** The same for an object already parsed and checked for shape and group: a name or namespace its key does not give. */
-    static MalformedRequestException misfit(ObjectNode object, String key, String pointer) {
+    private static MalformedRequestException misfit(ObjectNode object, String key, String pointer) {
         int slash = key.indexOf('/');
         JsonNode metadata = object.path("metadata");
         String name = metadata.path("name").asText();
@@ -65,14 +72,6 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
                 + (namespace.isEmpty() ? "missing" : namespace) + ", but its key " + key + " says " + key.substring(0, slash));
     }
 
-    /** Whether a parsed object's name and namespace are those its key gives. */
-    static boolean keyFits(ObjectNode object, String key) {
-        int slash = key.indexOf('/');
-        JsonNode metadata = object.path("metadata");
-        return metadata.path("name").asText().equals(slash < 0 ? key : key.substring(slash + 1))
-                && (slash < 0 || metadata.path("namespace").asText("").equals(key.substring(0, slash)));
-    }
-
     @Override
     public int field(int nameStart, int nameEnd, int valueStart) {
         if (scanner.textEquals(nameStart, nameEnd, "apiVersion")) {
@@ -83,6 +82,7 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
             nameFits = false;
             namespaceFits = namespace == null;
             if (scanner.at(valueStart) == '{') {
+                metadataStart = valueStart;
                 return scanner.fieldSpans(valueStart, metadata);
             }
         }

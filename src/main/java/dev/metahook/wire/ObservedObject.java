@@ -1,10 +1,9 @@
 package dev.metahook.wire;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 
 /**
  * One object of an object map, as the request carried it. An object read from a request body stays
@@ -12,30 +11,54 @@ import java.io.IOException;
  * Its name and namespace come from its key (Metacontroller makes keys from them) until it is parsed.
  */
 public final class ObservedObject {
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private final GroupKey group;
     private final String key;
-    private final String pointer;
+    private final String groupPointer;
     private final byte[] source;
     private final int offset;
     private final int length;
+    private final int metadata;
+    private volatile ObjectSpans spans;
     private volatile ObjectNode tree;
 
-    private ObservedObject(GroupKey group, String key, String pointer, byte[] source, int offset, int length, ObjectNode tree) {
+    private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
+                           ObjectNode tree) {
         this.group = group;
         this.key = key;
-        this.pointer = pointer;
+        this.groupPointer = groupPointer;
         this.source = source;
         this.offset = offset;
         this.length = length;
+        this.metadata = metadata;
         this.tree = tree;
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
-        return new ObservedObject(group, key, null, null, 0, 0, tree);
+        return new ObservedObject(group, key, null, null, 0, 0, -1, tree);
     }
 
-    static ObservedObject lazy(GroupKey group, String key, String pointer, byte[] source, int offset, int length) {
-        return new ObservedObject(group, key, pointer, source, offset, length, null);
+    /**
+     * An object the scanner passed over and found to fit its group and key, with the pointer of its group
+     * and where its metadata object starts.
+     */
+    static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata) {
+        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null);
+    }
+
+    /** The object's JSON pointer in the request, for errors. */
+    String pointer() {
+        return groupPointer + "/" + Shapes.escape(key);
+    }
+
+    /** Where the object's parts are in its bytes, found on first use. */
+    private ObjectSpans spans() {
+        ObjectSpans found = spans;
+        if (found == null) {
+            found = ObjectSpans.find(source, metadata);
+            spans = found;
+        }
+        return found;
     }
 
     public GroupKey group() {
@@ -102,81 +125,88 @@ public final class ObservedObject {
      */
     public <T> T read(Class<T> type) throws IOException {
         ObjectNode parsed = tree;
-        return parsed != null ? Json.convert(parsed, type) : Json.mapper().readValue(source, offset, length, type);
+        if (parsed != null) {
+            return Json.convert(parsed, type);
+        }
+        if (spans().managedStart() < 0) {
+            return Json.mapper().readValue(source, offset, length, type);
+        }
+        return Json.mapper().readValue(new WithoutManagedFields(), type);
+    }
+
+    /**
+     * The object's bytes with {@code null} for its managedFields, which typed objects never read
+     * ({@link Json}): nearly half the bytes of a child, and the most field names to tokenize. A stream,
+     * so the parser reads it into its own recycled buffer and nothing is copied for it.
+     */
+    private final class WithoutManagedFields extends InputStream {
+        private final ObjectSpans spans = spans();
+        private int position = offset;
+        private int nullIndex = -1;
+
+        @Override
+        public int read() {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] into, int at, int wanted) {
+            if (nullIndex >= 0 && nullIndex < NULL.length) {
+                int count = Math.min(wanted, NULL.length - nullIndex);
+                System.arraycopy(NULL, nullIndex, into, at, count);
+                nullIndex += count;
+                if (nullIndex == NULL.length) {
+                    position = spans.managedEnd();
+                }
+                return count;
+            }
+            int segmentEnd = position < spans.managedStart() ? spans.managedStart() : offset + length;
+            if (position >= segmentEnd) {
+                if (segmentEnd == spans.managedStart() && nullIndex < 0) {
+                    nullIndex = 0;
+                    return read(into, at, wanted);
+                }
+                return -1;
+            }
+            int count = Math.min(wanted, segmentEnd - position);
+            System.arraycopy(source, position, into, at, count);
+            position += count;
+            return count;
+        }
     }
 
     /**
      * What identifies an object, and its last-applied annotation (null when it has none or it is not
-     * a string); {@code wellFormed} is false when an identity field is there but not a string.
+     * a string).
      */
-    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied, boolean wellFormed) {
+    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied) {
     }
 
     /**
-     * The object's identity and last-applied annotation, read from its bytes without building its
-     * tree (from the tree when it was built). Nothing is checked here: the caller compares it with
-     * the object's place in the request and asks {@link #tree()} when it does not fit.
+     * The object's identity and last-applied annotation: from where the scanner saw them, without
+     * building its tree (from the tree when it was built). An object read from a body fits its group
+     * and key, or the request was refused.
      */
-    public Summary summary() throws IOException {
+    public Summary summary() {
         ObjectNode parsed = tree;
         if (parsed != null) {
             JsonNode metadata = parsed.path("metadata");
             JsonNode annotation = metadata.path("annotations").path(LastAppliedConfiguration.ANNOTATION);
             return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
-                    metadata.path("namespace").textValue(), annotation.textValue(), true);
+                    metadata.path("namespace").textValue(), annotation.textValue());
         }
-        String apiVersion = null;
-        String kind = null;
-        String[] metadata = {null, null, null, null};
-        try (JsonParser parser = Json.mapper().createParser(source, offset, length)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return new Summary(null, null, null, null, null, false);
-            }
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                switch (field) {
-                    case "apiVersion" -> apiVersion = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "kind" -> kind = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "metadata" -> readMetadata(parser, metadata);
-                    default -> parser.skipChildren();
-                }
-            }
-        }
-        return new Summary(apiVersion, kind, metadata[0], metadata[1], metadata[2], metadata[3] == null);
+        ObjectSpans found = spans();
+        return new Summary(group.apiVersion(), group.kind(), keyName(), text(found.namespaceStart(), found.namespaceEnd()),
+                text(found.appliedStart(), found.appliedEnd()));
     }
 
-    /** Name, namespace and last-applied annotation of the metadata object the parser stands on; a fourth slot marks a misfit. */
-    private static void readMetadata(JsonParser parser, String[] out) throws IOException {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            out[3] = "metadata is not an object";
-            parser.skipChildren();
-            return;
-        }
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String field = parser.currentName();
-            JsonToken value = parser.nextToken();
-            if (field.equals("annotations") && value == JsonToken.START_OBJECT) {
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    boolean wanted = parser.currentName().equals(LastAppliedConfiguration.ANNOTATION);
-                    JsonToken annotation = parser.nextToken();
-                    out[2] = wanted ? (annotation == JsonToken.VALUE_STRING ? parser.getText() : null) : out[2];
-                    parser.skipChildren();
-                }
-            } else if (field.equals("name") || field.equals("namespace")) {
-                if (value == JsonToken.VALUE_STRING) {
-                    out[field.equals("name") ? 0 : 1] = parser.getText();
-                } else if (value != JsonToken.VALUE_NULL || field.equals("name")) {
-                    out[3] = field + " is not a string";
-                }
-                parser.skipChildren();
-            } else {
-                parser.skipChildren();
-            }
-        }
+    private String text(int start, int end) {
+        return start < 0 ? null : JsonScanner.text(source, start, end);
     }
 
     private ObjectNode parse() {
+        String pointer = pointer();
         JsonNode node;
         try {
             node = Json.mapper().readTree(source, offset, length);

@@ -3,88 +3,82 @@ package dev.metahook.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Trees of request parts that come back byte for byte on every call, such as the controller object:
  * each distinct text is parsed once. The trees are shared between calls, so nobody may change them.
- * Bounded by count and by bytes: a text larger than {@link #LARGEST} is parsed every time and never
- * kept (controller objects are a few KiB; a huge one must not pin its tree in memory), and when the
- * kept texts would pass {@link #CAPACITY} entries or {@link #CAPACITY_BYTES} bytes it starts over.
- * The trees take a few times their text, so the cache holds at most a few MiB of heap.
+ * A part is looked up by comparing the bytes where it starts with each text kept (a JSON object ends
+ * where its text says, so bytes equal to a kept text are that text): a call that carries a known
+ * controller passes over its bytes once, in that comparison. Bounded by count and by bytes: a text
+ * larger than {@link #LARGEST} is parsed every time and never kept (controller objects are a few KiB;
+ * a huge one must not pin its tree in memory), and when the kept texts would pass {@link #CAPACITY}
+ * entries or {@link #CAPACITY_BYTES} bytes it starts over. The trees take a few times their text, so
+ * the cache holds at most a few MiB of heap.
  */
 final class SharedTrees {
     static final int CAPACITY = 64;
     static final int LARGEST = 256 * 1024;
     static final long CAPACITY_BYTES = 2L * 1024 * 1024;
 
-    private final Map<Text, JsonNode> trees = new ConcurrentHashMap<>();
-    private final AtomicLong bytes = new AtomicLong();
+    /** A text kept and its tree. */
+    record Kept(byte[] text, JsonNode tree) {
+    }
+
+    private volatile Kept[] kept = new Kept[0];
+
+    /** The kept text that stands at {@code body[from]}, or null. */
+    Kept at(byte[] body, int from) {
+        for (Kept candidate : kept) {
+            byte[] text = candidate.text();
+            if (from + text.length <= body.length && Arrays.equals(body, from, from + text.length, text, 0, text.length)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
 
     /** The tree of {@code body[from, to)}, parsed now or the last time the same bytes came. */
     JsonNode tree(byte[] body, int from, int to) throws IOException {
-        Text text = new Text(body, from, to);
-        JsonNode tree = trees.get(text);
-        if (tree == null) {
-            tree = Json.mapper().readTree(body, from, to - from);
-            if (to - from <= LARGEST) {
-                keep(new Text(Arrays.copyOfRange(body, from, to), 0, to - from), tree);
-            }
+        Kept found = at(body, from);
+        if (found != null && found.text().length == to - from) {
+            return found.tree();
+        }
+        JsonNode tree = Json.mapper().readTree(body, from, to - from);
+        if (to - from <= LARGEST) {
+            keep(new Kept(Arrays.copyOfRange(body, from, to), tree));
         }
         return tree;
     }
 
-    private synchronized void keep(Text text, JsonNode tree) {
-        if (trees.size() >= CAPACITY || bytes.get() + text.length() > CAPACITY_BYTES) {
-            trees.clear();
-            bytes.set(0);
+    private synchronized void keep(Kept text) {
+        Kept[] now = kept;
+        if (now.length >= CAPACITY || bytes(now) + text.text().length > CAPACITY_BYTES) {
+            now = new Kept[0];
         }
-        if (trees.putIfAbsent(text, tree) == null) {
-            bytes.addAndGet(text.length());
+        for (Kept other : now) {
+            if (Arrays.equals(other.text(), text.text())) {
+                return;
+            }
         }
+        Kept[] more = Arrays.copyOf(now, now.length + 1);
+        more[now.length] = text;
+        kept = more;
     }
 
     int size() {
-        return trees.size();
+        return kept.length;
     }
 
     /** The bytes of the texts kept. */
     long bytes() {
-        return bytes.get();
+        return bytes(kept);
     }
 
-    /** A range of bytes compared by content. */
-    private static final class Text {
-        private final byte[] bytes;
-        private final int from;
-        private final int to;
-        private final int hash;
-
-        Text(byte[] bytes, int from, int to) {
-            this.bytes = bytes;
-            this.from = from;
-            this.to = to;
-            int h = 1;
-            for (int i = from; i < to; i++) {
-                h = 31 * h + bytes[i];
-            }
-            this.hash = h;
+    private static long bytes(Kept[] texts) {
+        long sum = 0;
+        for (Kept text : texts) {
+            sum += text.text().length;
         }
-
-        int length() {
-            return to - from;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Text text && hash == text.hash && Arrays.equals(bytes, from, to, text.bytes, text.from, text.to);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
+        return sum;
     }
 }

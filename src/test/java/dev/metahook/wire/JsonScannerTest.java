@@ -103,6 +103,18 @@ class JsonScannerTest {
         }
     }
 
+    /** An annotation's JSON, its quotes escaped, is read in one buffer; escapes of non-ASCII take the general way. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{\\\"a\\\":[1,null],\\\"b\\\":\\\"x\\\\\\\"y\\\"}", "\\u0041\\u007f\\/\\b\\f\\n\\r\\t",
+            "ascii then \\u00e9", "\\ud83d\\ude00 \\\"", "caf\u00e9 \\\"q\\\""})
+    void readsEscapedStringsAsJacksonDoes(String content) throws IOException {
+        byte[] string = ("\"" + content + "\"").getBytes(StandardCharsets.UTF_8);
+        try (JsonParser parser = JACKSON.createParser(string)) {
+            parser.nextToken();
+            assertEquals(parser.getText(), JsonScanner.text(string, 0, string.length));
+        }
+    }
+
     @Test
     void refusesNestingDeeperThanTheLimit() {
         byte[] deep = ("[".repeat(JsonScanner.MAX_DEPTH + 1) + "]".repeat(JsonScanner.MAX_DEPTH + 1)).getBytes(StandardCharsets.UTF_8);

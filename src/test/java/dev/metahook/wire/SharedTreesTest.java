@@ -2,6 +2,7 @@ package dev.metahook.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,18 @@ class SharedTreesTest {
         JsonNode two = trees.tree(second, 17, second.length - 2);
         assertSame(one, two);
         assertEquals(30, one.at("/spec/resyncPeriodSeconds").intValue());
+    }
+
+    @Test
+    void findsAKeptTextWhereItStandsWithoutBeingToldWhereItEnds() throws IOException {
+        byte[] first = "{\"controller\":{\"spec\":{}}}".getBytes(StandardCharsets.UTF_8);
+        JsonNode kept = trees.tree(first, 14, first.length - 1);
+        byte[] later = "{\"parent\":{},\"controller\":{\"spec\":{}},\"x\":1}".getBytes(StandardCharsets.UTF_8);
+        SharedTrees.Kept found = trees.at(later, 26);
+        assertSame(kept, found.tree());
+        assertEquals("{\"spec\":{}}", new String(found.text(), StandardCharsets.UTF_8));
+        assertNull(trees.at("{\"controller\":{\"spec\":{\"a\":1}}}".getBytes(StandardCharsets.UTF_8), 14));
+        assertNull(trees.at("{\"controller\":{\"spec\"".getBytes(StandardCharsets.UTF_8), 14), "a body that ends too early");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,13 +45,13 @@ class WireModelTest {
     @Test
     void decoratorRequestRoundTrips() {
         JsonNode body = Fixtures.json("metacontroller/03-decorator-sync-v1.request.json");
-        assertEquals(body, DecoratorRequest.read(body).toJson());
+        assertEquals(body, DecoratorRequest.read(Fixtures.bytes("metacontroller/03-decorator-sync-v1.request.json")).toJson());
     }
 
     @Test
     void customizeRequestRoundTrips() {
         JsonNode body = Fixtures.json("metacontroller/04-customize-v1.request.json");
-        assertEquals(body, CustomizeRequest.read(body).toJson());
+        assertEquals(body, CustomizeRequest.read(Fixtures.bytes("metacontroller/04-customize-v1.request.json")).toJson());
     }
 
     @Test
@@ -125,16 +126,23 @@ class WireModelTest {
 
     @Test
     void objectMapsRefuseObjectsFiledUnderAnotherGroup() {
-        JsonNode map = Json.parse(("{\"Service.v1\":{\"web\":" + object("Deployment", "apps/v1", "shop", "web") + "}}").getBytes());
-        MalformedRequestException error = assertThrows(MalformedRequestException.class, () -> ObjectMap.read(map, "/children"));
+        String map = "{\"Service.v1\":{\"web\":" + object("Deployment", "apps/v1", "shop", "web") + "}}";
+        MalformedRequestException error = assertThrows(MalformedRequestException.class, () -> children(map));
         assertEquals("/children/Service.v1/web", error.pointer());
     }
 
     @Test
     void anEmptyGroupIsAnEmptyMap() {
-        ObjectMap map = ObjectMap.read(Json.parse("{\"Pod.v1\":{}}".getBytes()), "/children");
+        ObjectMap map = children("{\"Pod.v1\":{}}");
         assertTrue(map.isEmpty());
         assertFalse(map.groupKeys().isEmpty());
+    }
+
+    /** An object map read from text as a request's children are. */
+    private static ObjectMap children(String json) {
+        ObjectMap[] map = new ObjectMap[1];
+        ObjectMap.scan(new JsonScanner(json.getBytes(StandardCharsets.UTF_8)), 0, "/children", read -> map[0] = read);
+        return map[0];
     }
 
     private static ObjectNode object(String kind, String apiVersion, String namespace, String name) {
