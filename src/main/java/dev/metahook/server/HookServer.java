@@ -45,13 +45,13 @@ public final class HookServer implements AutoCloseable {
     private Boolean drained;
     private ManagementServer management;
 
-    private HookServer(ServerConfig config, HookEngine engine, WarmUp warmUp) {
+    private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
         this.config = config;
         this.engine = engine;
         this.warmUp = warmUp.start(engine);
         this.metrics = new HookMetrics(engine.controllers().names());
         this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
-        this.intake = new BodyIntake(MemoryBudget.ofHeap(), config.maxBodySize());
+        this.intake = new BodyIntake(budget, config.maxBodySize());
     }
 
     /** Starts listening; returns once the server accepts connections and reports ready. */
@@ -61,7 +61,16 @@ public final class HookServer implements AutoCloseable {
 
     /** Starts listening; returns once the server accepts connections, has made the warm-up calls, and reports ready. */
     public static HookServer start(ServerConfig config, HookEngine engine, WarmUp warmUp) {
-        HookServer server = new HookServer(config, engine, warmUp);
+        return start(config, engine, MemoryBudget.ofHeap(), warmUp);
+    }
+
+    /** Starts with this memory budget for the calls in flight (a test makes it small to reach the overload). */
+    static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget) {
+        return start(config, engine, budget, WarmUp.none());
+    }
+
+    private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
+        HookServer server = new HookServer(config, engine, budget, warmUp);
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());

@@ -14,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +60,10 @@ class CheckCommandTest {
         List<String> breaches() {
             return output.lines().filter(line -> line.startsWith("BREACH ")).toList();
         }
+
+        Set<String> kinds() {
+            return breaches().stream().map(line -> line.substring("BREACH ".length(), line.indexOf(':'))).collect(Collectors.toCollection(TreeSet::new));
+        }
     }
 
     private Result check(Function<JsonNode, ScriptedHook.Answer> script) throws Exception {
@@ -75,9 +82,10 @@ class CheckCommandTest {
         return new Result(exit, out.toString(StandardCharsets.UTF_8));
     }
 
-    private static void reports(Result result, String kind) {
+    /** The run failed with exactly these kinds of breach: one missed or one more reported fails the test. */
+    private static void reports(Result result, String... kinds) {
         assertEquals(1, result.exit(), result.output());
-        assertTrue(result.breaches().stream().anyMatch(line -> line.startsWith("BREACH " + kind + ":")), result.output());
+        assertEquals(new TreeSet<>(List.of(kinds)), result.kinds(), result.output());
     }
 
     @Test
@@ -107,7 +115,7 @@ class CheckCommandTest {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
             answer.with("status").put("lastSync", "call-" + calls.incrementAndGet());
             return ScriptedHook.Answer.ok(answer);
-        }), "non-deterministic");
+        }), "non-deterministic", "hot-loop");
     }
 
     @Test
@@ -117,7 +125,7 @@ class CheckCommandTest {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
             answer.with("status").put("syncs", calls.incrementAndGet());
             return ScriptedHook.Answer.ok(answer);
-        }), "hot-loop");
+        }), "hot-loop", "non-deterministic");
     }
 
     @Test
@@ -140,7 +148,7 @@ class CheckCommandTest {
     void reportsNullsInChildren() throws Exception {
         reports(check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
-            answer.path("children").forEach(child -> ((ObjectNode) child.get("metadata")).putNull("creationTimestamp"));
+            answer.path("children").forEach(child -> ((ObjectNode) child).putNull("immutable"));
             return ScriptedHook.Answer.ok(answer);
         }), "null");
     }
@@ -151,13 +159,28 @@ class CheckCommandTest {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
             answer.path("children").forEach(child -> ((ObjectNode) child).remove("kind"));
             return ScriptedHook.Answer.ok(answer);
-        }), "missing-kind");
+        }), "missing-kind", "no-progress");
+    }
+
+    @Test
+    void reportsAChildWithoutApiVersion() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.path("children").forEach(child -> ((ObjectNode) child).remove("apiVersion"));
+            return ScriptedHook.Answer.ok(answer);
+        }), "missing-apiVersion");
+    }
+
+    @Test
+    void reportsNoProgressWhenNoSyncCallSucceeds() throws Exception {
+        Result result = check(request -> new ScriptedHook.Answer(500, "{\"error\":\"always\"}", 0));
+        reports(result, "status", "no-progress");
     }
 
     @Test
     void reportsLabelsThatMissTheSelector() throws Exception {
         String parent = PARENT.replace("spec: {size: 3}", "spec: {size: 3, selector: {matchLabels: {app: other}}}");
-        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request)), controller("", false), parent), "selector");
+        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request)), controller("", false), parent), "selector", "no-progress");
     }
 
     @Test
@@ -177,12 +200,12 @@ class CheckCommandTest {
                 answer.putArray("children");
             }
             return ScriptedHook.Answer.ok(answer);
-        }), "deletes-children");
+        }), "deletes-children", "hot-loop");
     }
 
     @Test
     void reportsFinalizedOutsideFinalize() throws Exception {
-        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request).put("finalized", true))), "finalized-in-sync");
+        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request).put("finalized", true))), "finalized-in-sync", "hot-loop");
     }
 
     @Test
@@ -194,7 +217,7 @@ class CheckCommandTest {
     void reportsErrorStatusCodes() throws Exception {
         reports(check(request -> request.path("finalizing").asBoolean()
                 ? new ScriptedHook.Answer(500, "{\"error\":\"boom\"}", 0)
-                : ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request))), "status");
+                : ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request))), "status", "never-finalized");
     }
 
     @Test
@@ -214,7 +237,7 @@ class CheckCommandTest {
         Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
         try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 9000))) {
             Result timedOut = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "2"));
-            reports(timedOut, "no-answer");
+            reports(timedOut, "no-answer", "no-progress");
             assertTrue(timedOut.output().contains("timed out after 6 s"), timedOut.output());
         }
     }

@@ -12,27 +12,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code check --url} is clean on every example, spec change included, served as METAHOOK_EXAMPLES=true serves them. */
 class ExamplesCheckTest {
-    private static TestServer server;
+    @RegisterExtension
+    static final TestServer server = TestServer.of(
+            () -> BuiltInControllers.all("a key for the examples check".getBytes(), Map.of("METAHOOK_EXAMPLES", "true")));
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(BuiltInControllers.all("a key for the examples check".getBytes(), Map.of("METAHOOK_EXAMPLES", "true")));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @Test
     void blueGreenIsCleanThroughARollout() throws Exception {

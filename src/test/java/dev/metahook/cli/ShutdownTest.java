@@ -12,6 +12,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
@@ -24,6 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -47,10 +50,12 @@ class ShutdownTest {
         try {
             waitUntilReady(port);
             byte[] body = padded(Files.readAllBytes(Path.of("examples/requests/webapp-sync.json")));
-            List<Socket> calls = new ArrayList<>();
+            List<PausedCall> calls = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                calls.add(halfSent(port, body));
+                calls.add(new PausedCall(port, body));
             }
+            ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
+            trickle.scheduleWithFixedDelay(() -> calls.forEach(PausedCall::sendOneByte), 500, 500, TimeUnit.MILLISECONDS);
             waitUntilInFlight(port, calls.size());
             Socket probe = new Socket("127.0.0.1", port);
             probe.setSoTimeout(20_000);
@@ -58,15 +63,14 @@ class ShutdownTest {
             process.destroy();
             assertEquals(503, pollReadinessUntilNotReady(probe), "readiness goes false");
             assertNotAccepting(port);
+            trickle.shutdown();
+            assertTrue(trickle.awaitTermination(10, TimeUnit.SECONDS));
 
-            for (Socket call : calls) {
-                call.getOutputStream().write(body, body.length / 2, body.length - body.length / 2);
-                call.getOutputStream().flush();
-                String response = readAll(call.getInputStream());
+            for (PausedCall call : calls) {
+                String response = call.finish();
                 assertTrue(response.startsWith("HTTP/1.1 200"), response.length() > 600 ? response.substring(0, 600) : response);
                 assertTrue(response.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n"), "the drain closes connections");
                 assertTrue(response.contains("\"kind\":\"Deployment\""));
-                call.close();
             }
             assertTrue(process.waitFor(SHUTDOWN_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS), "the process exits within its bound");
             assertEquals(0, process.exitValue(), "a drain that answered every call exits 0");
@@ -95,16 +99,47 @@ class ShutdownTest {
         return builder.start();
     }
 
-    /** A hook call whose headers and first half of the body are sent: in flight until the rest comes. */
-    private static Socket halfSent(int port, byte[] body) throws Exception {
-        Socket socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(20_000);
-        OutputStream out = socket.getOutputStream();
-        out.write(("POST /webapp/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(body, 0, body.length / 2);
-        out.flush();
-        return socket;
+    /**
+     * A hook call whose headers and first half of the body are sent: in flight until the rest comes.
+     * While the test waits for the drain it sends a byte now and then, so that a slow machine does not
+     * run into the server's read idle limit and turn the test into a 408.
+     */
+    private static final class PausedCall {
+        private final Socket socket;
+        private final byte[] body;
+        private int sent;
+
+        PausedCall(int port, byte[] body) throws IOException {
+            this.socket = new Socket("127.0.0.1", port);
+            this.body = body;
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /webapp/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            send(body.length / 2);
+        }
+
+        synchronized void sendOneByte() {
+            try {
+                send(1);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The rest of the body, then the whole response. */
+        synchronized String finish() throws Exception {
+            send(body.length - sent);
+            String response = readAll(socket.getInputStream());
+            socket.close();
+            return response;
+        }
+
+        private void send(int bytes) throws IOException {
+            socket.getOutputStream().write(body, sent, bytes);
+            socket.getOutputStream().flush();
+            sent += bytes;
+        }
     }
 
     /** Until the server counts the calls as in flight (their handlers started, reading the bodies). */

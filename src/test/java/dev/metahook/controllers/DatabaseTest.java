@@ -4,7 +4,6 @@ import static dev.metahook.controllers.ReferenceServer.call;
 import static dev.metahook.controllers.ReferenceServer.child;
 import static dev.metahook.controllers.ReferenceServer.conditions;
 import static dev.metahook.testing.StoredObjects.json;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,11 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 /** Database through HTTP: each phase, the credentials, the claim template, and every step of its teardown. */
@@ -37,17 +35,8 @@ class DatabaseTest {
     private static final String UID = ReferenceServer.DATABASE_UID;
     private static final String FINALIZER = "metacontroller.io/compositecontroller-database-controller";
     private static final String READY = "{'observedGeneration':1,'replicas':1,'readyReplicas':1,'currentReplicas':1,'updatedReplicas':1}";
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ReferenceServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ReferenceServer::controllers);
 
     private static ObjectNode database() {
         return StoredObjects.parent("examples/database.yaml", UID, 1, FINALIZER);
@@ -168,8 +157,7 @@ class DatabaseTest {
         ObjectNode request = request(database, running(database, "{}"), false);
         ObjectNode secrets = request.with("children").with("Secret.v1");
         secrets.set("other", secrets.remove("orders-credentials"));
-        given().port(server.port()).contentType("application/json").body(Requests.bytes(request))
-                .post("/database/sync").then()
+        server.post("/database/sync", Requests.bytes(request))
                 .statusCode(400)
                 .body("pointer", equalTo("/children/Secret.v1/other/metadata/name"));
     }

@@ -22,9 +22,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The request bodies in {@code examples/requests/}: built here the way Metacontroller would send them
@@ -33,17 +32,8 @@ import org.junit.jupiter.api.Test;
  */
 class ExamplesTest {
     private static final Path DIR = Path.of("examples/requests");
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ReferenceServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ReferenceServer::controllers);
 
     @Test
     void requestBodiesOnDiskAreTheOnesMetacontrollerWouldSend() throws IOException {

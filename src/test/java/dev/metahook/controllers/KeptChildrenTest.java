@@ -10,9 +10,8 @@ import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.LastAppliedConfiguration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Database's teardown keeps its children as last applied: on requests a real Metacontroller
@@ -24,17 +23,8 @@ class KeptChildrenTest {
     private static final String DRAIN = "captured/v1.5.14-database-finalize-drain.request.json";
     private static final String BACKING_UP = "captured/v1.5.14-metahook-database-finalize-backingup.request.json";
     private static final String NULL_CLAIM_METADATA = "\"metadata\":{\"creationTimestamp\":null,\"name\":\"data\"}";
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ReferenceServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ReferenceServer::controllers);
 
     private static JsonNode finalize(ObjectNode request) {
         return ReferenceServer.call(server, "/database/finalize", request);

@@ -24,10 +24,6 @@ final class ReferenceServer {
     private ReferenceServer() {
     }
 
-    static TestServer start() {
-        return TestServer.start(controllers());
-    }
-
     /** Both reference controllers, as the service registers them. */
     static Controllers controllers() {
         return Controllers.builder()
@@ -38,8 +34,7 @@ final class ReferenceServer {
 
     /** POSTs the request and returns the 200 answer as a tree. */
     static JsonNode call(TestServer server, String path, ObjectNode request) {
-        byte[] body = given().port(server.port()).contentType("application/json").body(Requests.bytes(request))
-                .post(path).then().log().ifValidationFails().statusCode(200).extract().asByteArray();
+        byte[] body = server.post(path, Requests.bytes(request)).statusCode(200).extract().asByteArray();
         return Json.parse(body);
     }
 

@@ -17,6 +17,7 @@ import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.Json;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,9 @@ class HookEngineTest {
             .composite("slow", Widget.class, (widget, context) -> {
                 throw new TransientException("not yet", Duration.ofMillis(1200));
             })
+            .composite("undeclared", Widget.class, (widget, context) -> Result.of(new SecretBuilder()
+                    .withNewMetadata().withName("s").endMetadata().build()).deletingUnlisted())
+            .composite("omits", Widget.class, (widget, context) -> Result.of())
             .composite("ratio", Widget.class, (widget, context) -> Result.keepingObserved().withStatus(Map.of("ratio", 6.0 / 2)))
             .build(), TestServer.CLOCK);
 
@@ -73,7 +77,8 @@ class HookEngineTest {
     void anUnknownControllerOrHookIsA404NamingWhatThereIs() {
         HookAnswer controller = ENGINE.handle("nope", "sync", sync("hi"));
         assertEquals(404, controller.status());
-        assertTrue(problem(controller).path("detail").asText().contains("[ratio, slow, widget]"));
+        assertTrue(problem(controller).path("detail").asText().contains("[omits, ratio, slow, undeclared, widget]"),
+                problem(controller).toString());
         HookAnswer hook = ENGINE.handle("ratio", "finalize", sync("hi"));
         assertEquals(404, hook.status());
         assertTrue(problem(hook).path("detail").asText().contains("it has [sync]"), problem(hook).toString());
@@ -113,5 +118,26 @@ class HookEngineTest {
         JsonNode body = Json.parse(answer.body());
         assertEquals(1, body.get("children").size());
         assertEquals("InvalidSpec", body.at("/status/conditions/2/reason").asText());
+    }
+
+    @Test
+    void anAnswerTheGuardsRefuseIsA500ListingEveryViolationAndNothingElse() {
+        HookAnswer answer = ENGINE.handle("undeclared", "sync", sync("hi"));
+        assertEquals(500, answer.status());
+        JsonNode problem = problem(answer);
+        assertEquals("urn:metahook:problem:response-refused", problem.path("type").asText());
+        assertEquals(1, problem.path("violations").size(), problem.toString());
+        assertEquals("undeclared: child Secret s: Secret.v1 is not declared in the controller's spec.childResources (Metacontroller would create it"
+                + " but never observe, update or delete it)", problem.path("violations").get(0).asText());
+        assertFalse(problem.has("children"), "nothing of the refused answer is sent");
+    }
+
+    @Test
+    void anAnswerThatWouldDeleteObservedChildrenByOmissionIsRefused() {
+        ObjectNode request = Requests.sync(Requests.widget("hello", 3, "hi"), List.of(Requests.observedConfigMap("hello", 3, "hi")), false);
+        HookAnswer omitted = ENGINE.handle("omits", "sync", Requests.bytes(request));
+        assertEquals(500, omitted.status());
+        assertTrue(problem(omitted).path("violations").toString().contains("hello"), problem(omitted).toString());
+        assertEquals(200, ENGINE.handle("omits", "sync", sync("hi")).status(), "with nothing observed there is nothing to lose");
     }
 }

@@ -25,14 +25,14 @@ public final class ExampleCalls {
     private ExampleCalls() {
     }
 
-    public static TestServer server() {
-        return TestServer.start(Examples.addTo(Controllers.builder()).build());
+    /** Every example, registered as the stock server registers them. */
+    public static Controllers controllers() {
+        return Examples.addTo(Controllers.builder()).build();
     }
 
     /** The answer's bytes; fails unless it is a 200. */
     public static byte[] bytes(TestServer server, String path, byte[] body) {
-        return given().port(server.port()).contentType("application/json").body(body).post(path).then()
-                .log().ifValidationFails().statusCode(200).contentType("application/json").extract().asByteArray();
+        return server.post(path, body).statusCode(200).contentType("application/json").extract().asByteArray();
     }
 
     /**

@@ -37,7 +37,7 @@ class ReliabilityIT {
             assertTrue(tally.onlyAnswered(200, 503), "every call answered 200 or 503: " + tally);
             assertTrue(tally.count(200) >= 1, "some are answered: " + tally);
             Http.Response refused = tally.examples.get(503);
-            if (refused != null) {
+            if (refused != null) { // whether this load reaches the overload depends on the heap; OverloadTest forces it and always checks the 503
                 assertEquals("1", refused.headers().get("retry-after"), refused.headers().toString());
                 assertTrue(refused.headers().get("content-type").startsWith("application/problem+json"));
                 assertTrue(refused.text().contains("\"status\":503"), refused.text());

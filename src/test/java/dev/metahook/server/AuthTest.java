@@ -51,13 +51,11 @@ class AuthTest {
             given().port(server.port()).header("Authorization", "Bearer old-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
             Files.writeString(token, "old-token\nnew-token\n");
             Files.setLastModifiedTime(token, FileTime.from(Instant.now().plusSeconds(5)));
-            Thread.sleep(1100);
-            given().port(server.port()).header("Authorization", "Bearer new-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+            assertEquals(200, eventually(server, "Bearer new-token", 200), "the new token is taken up");
             given().port(server.port()).header("Authorization", "Bearer old-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
             Files.writeString(token, "new-token\n");
             Files.setLastModifiedTime(token, FileTime.from(Instant.now().plusSeconds(10)));
-            Thread.sleep(1100);
-            given().port(server.port()).header("Authorization", "Bearer old-token").body(REQUEST).post("/widget/sync").then().statusCode(401);
+            assertEquals(401, eventually(server, "Bearer old-token", 401), "the old token is dropped");
             given().port(server.port()).header("Authorization", "Bearer new-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
         }
     }

@@ -19,40 +19,26 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every kind of bad call gets its status code and a problem+json body naming the problem; the next call is fine. */
 class BadInputTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(TestServer.widgets(), ServerConfig.defaults().withMaxBodySize(64 * 1024));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> TestServer.widgets(), ServerConfig.defaults().withMaxBodySize(64 * 1024));
 
     @AfterEach
     void aGoodRequestStillGetsItsAnswer() {
-        post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("after", 2, "ok"), List.of(), false)))
+        server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("after", 2, "ok"), List.of(), false)))
                 .statusCode(200)
                 .body("children[0].metadata.name", equalTo("after"));
     }
 
-    private static ValidatableResponse post(String path, byte[] body) {
-        return given().port(server.port()).contentType("application/json").body(body).post(path).then();
-    }
-
     private static ValidatableResponse problem(String path, String body, int status) {
-        return post(path, body.getBytes(StandardCharsets.UTF_8)).statusCode(status)
+        return server.post(path, body.getBytes(StandardCharsets.UTF_8)).statusCode(status)
                 .contentType("application/problem+json")
                 .body("status", equalTo(status))
                 .body("detail", not(containsString("at dev.metahook")));
@@ -84,7 +70,7 @@ class BadInputTest {
     void namesTheFieldOfAnObservedChildThatIsNotAKubernetesObject() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
         request.with("children").with("ConfigMap.v1").putObject("broken").put("kind", "ConfigMap");
-        problem("/widget/sync", Requests.bytes(request).length == 0 ? "" : new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
+        problem("/widget/sync", new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo("/children/ConfigMap.v1/broken/apiVersion"));
     }
 
@@ -131,7 +117,7 @@ class BadInputTest {
         String request = new String(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)), StandardCharsets.UTF_8)
                 .replace("\"children\":{", "\"children\":{\"Secret.v1\":{\"default/h\u00e9llo\":{\"apiVersion\":\"v\\u0031\","
                         + "\"kind\":\"Secret\",\"metadata\":{\"namespace\":\"default\",\"name\":\"h\\u00e9llo\"}}},");
-        post("/widget/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode(200);
+        server.post("/widget/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode(200);
     }
 
     @Test
@@ -174,7 +160,7 @@ class BadInputTest {
             path = "/widget/customize";
         }
         byte[] body = withRawBytes(text, raw);
-        given().port(server.port()).contentType("application/json").body(body).post(path).then()
+        server.post(path, body)
                 .statusCode(400)
                 .contentType("application/problem+json")
                 .body("detail", containsString("not UTF-8"));
@@ -191,7 +177,7 @@ class BadInputTest {
     @Test
     void refusesAFinalizeCallThatIsNotFinalizing() {
         byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false));
-        post("/widget/finalize", request).statusCode(400).body("pointer", equalTo("/finalizing"));
+        server.post("/widget/finalize", request).statusCode(400).body("pointer", equalTo("/finalizing"));
     }
 
     @Test
@@ -240,14 +226,14 @@ class BadInputTest {
 
     @Test
     void answersTransientErrorsWith429AndRetryAfter() {
-        post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "retry"), List.of(), false)))
+        server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "retry"), List.of(), false)))
                 .statusCode(429)
                 .header("Retry-After", "7");
     }
 
     @Test
     void answersBugsWith500AndNoStackTrace() {
-        post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "boom"), List.of(), false)))
+        server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "boom"), List.of(), false)))
                 .statusCode(500)
                 .contentType("application/problem+json")
                 .body("type", equalTo("urn:metahook:problem:controller-failed"))

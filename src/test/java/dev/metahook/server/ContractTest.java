@@ -19,38 +19,23 @@ import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.restassured.response.ValidatableResponse;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What Metacontroller relies on: stable bytes, ETag/304, terminal errors that keep children, both key versions. */
 class ContractTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(Controllers.builder()
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> Controllers.builder()
                 .composite("widget", Widget.class, new WidgetController())
                 .composite("reader", Widget.class, (widget, context) -> Result.keepingObserved().withStatus(Map.of(
                         "inParentNamespace", context.children().get(ConfigMap.class, "hello").map(c -> c.getData().get("message")).orElse("none"),
                         "inShop", context.children().get(ConfigMap.class, "shop", "hello").map(c -> c.getData().get("message")).orElse("none"),
                         "ratio", 6.0 / 2)))
                 .build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    private static ValidatableResponse post(String path, byte[] body) {
-        return given().port(server.port()).contentType("application/json").body(body).post(path).then();
-    }
 
     private static ObjectNode observedSync() {
         return Requests.sync(Requests.widget("hello", 3, "hi"),
@@ -60,18 +45,18 @@ class ContractTest {
     @Test
     void shuffledKeysGiveIdenticalBytes() throws Exception {
         ObjectNode request = observedSync();
-        byte[] expected = post("/widget/sync", Requests.bytes(request)).statusCode(200).extract().asByteArray();
+        byte[] expected = server.post("/widget/sync", Requests.bytes(request)).statusCode(200).extract().asByteArray();
         Random random = new Random(42);
         for (int i = 0; i < 5; i++) {
             byte[] shuffled = Json.mapper().writeValueAsBytes(Checker.shuffle(request, random));
-            assertArrayEquals(expected, post("/widget/sync", shuffled).statusCode(200).extract().asByteArray());
+            assertArrayEquals(expected, server.post("/widget/sync", shuffled).statusCode(200).extract().asByteArray());
         }
     }
 
     @Test
     void answers304WhenIfNoneMatchIsTheETagOfTheAnswer() {
         byte[] request = Requests.bytes(observedSync());
-        String etag = post("/widget/sync", request).statusCode(200).extract().header("ETag");
+        String etag = server.post("/widget/sync", request).statusCode(200).extract().header("ETag");
         given().port(server.port()).contentType("application/json").header("If-None-Match", etag).body(request)
                 .post("/widget/sync").then().statusCode(304).header("ETag", etag).body(emptyString());
         given().port(server.port()).contentType("application/json").header("If-None-Match", "\"stale\"").body(request)
@@ -80,16 +65,16 @@ class ContractTest {
 
     @Test
     void theETagChangesWithTheAnswer() {
-        String first = post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false)))
+        String first = server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false)))
                 .extract().header("ETag");
-        String second = post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 4, "hi"), List.of(), false)))
+        String second = server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 4, "hi"), List.of(), false)))
                 .extract().header("ETag");
         assertEquals(false, first.equals(second));
     }
 
     @Test
     void wholeNumbersAreWrittenAsIntegers() {
-        String body = post("/reader/sync", Requests.bytes(observedSync())).statusCode(200).extract().asString();
+        String body = server.post("/reader/sync", Requests.bytes(observedSync())).statusCode(200).extract().asString();
         assertEquals(true, body.contains("\"ratio\":3}"), body);
     }
 
@@ -98,7 +83,7 @@ class ContractTest {
         ObjectNode parent = Requests.widget("hello", -1, "hi");
         ObjectNode leftover = Requests.observedConfigMap("extra", 1, "x");
         leftover.with("metadata").remove("annotations");
-        JsonNode response = Json.parse(post("/widget/sync", Requests.bytes(Requests.sync(parent,
+        JsonNode response = Json.parse(server.post("/widget/sync", Requests.bytes(Requests.sync(parent,
                 List.of(Requests.observedConfigMap("hello", 3, "hi"), leftover), false))).statusCode(200).extract().asByteArray());
 
         JsonNode children = response.get("children");
@@ -124,7 +109,7 @@ class ContractTest {
         String otherAnnotation = Requests.observedConfigMap("other", 9, "not mine").path("metadata").path("annotations")
                 .path("metacontroller.k8s.io/last-applied-configuration").asText();
         copied.with("metadata").with("annotations").put("metacontroller.k8s.io/last-applied-configuration", otherAnnotation);
-        JsonNode response = Json.parse(post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"),
+        JsonNode response = Json.parse(server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"),
                 List.of(copied), false))).statusCode(200).extract().asByteArray());
         JsonNode kept = response.at("/children/0");
         assertEquals("hello", kept.at("/metadata/name").asText());
@@ -136,7 +121,7 @@ class ContractTest {
     void aFieldOfTheWrongTypeIsAnInvalidSpec() {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
         parent.with("spec").put("size", "three");
-        post("/widget/sync", Requests.bytes(Requests.sync(parent, List.of(Requests.observedConfigMap("hello", 3, "hi")), false)))
+        server.post("/widget/sync", Requests.bytes(Requests.sync(parent, List.of(Requests.observedConfigMap("hello", 3, "hi")), false)))
                 .statusCode(200)
                 .body("children", hasSize(1))
                 .body("status.conditions[2].message", equalTo("spec.size: must be an integer, got \"three\""));
@@ -147,7 +132,7 @@ class ContractTest {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
         parent.with("spec").put("size", new BigDecimal("3.0"));
         byte[] asWritten = Json.mapper().writeValueAsBytes(Requests.sync(parent, List.of(), false));
-        post("/widget/sync", asWritten)
+        server.post("/widget/sync", asWritten)
                 .statusCode(200)
                 .body("children", hasSize(0))
                 .body("status.conditions[2].message", equalTo("spec.size: must be an integer, got 3.0"));
@@ -159,7 +144,7 @@ class ContractTest {
         ArrayNode previous = parent.putObject("status").putArray("conditions");
         previous.addObject().put("type", "Stalled").put("status", "True").put("lastTransitionTime", "2026-11-01T08:00:00Z");
         previous.addObject().put("type", "Ready").put("status", "True").put("lastTransitionTime", "2026-11-01T07:00:00Z");
-        post("/widget/sync", Requests.bytes(Requests.sync(parent, List.of(), false)))
+        server.post("/widget/sync", Requests.bytes(Requests.sync(parent, List.of(), false)))
                 .statusCode(200)
                 .body("status.conditions[2].lastTransitionTime", equalTo("2026-11-01T08:00:00Z"))
                 .body("status.conditions[0].lastTransitionTime", equalTo("2026-11-29T16:04:05Z"));
@@ -170,7 +155,7 @@ class ContractTest {
         ObjectNode request = Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false);
         request.with("controller").with("spec").with("hooks").with("sync").put("version", "v2");
         request.with("children").with("ConfigMap.v1").set("default/hello", Requests.observedConfigMap("hello", 3, "v2 key"));
-        post("/reader/sync", Requests.bytes(request)).statusCode(200)
+        server.post("/reader/sync", Requests.bytes(request)).statusCode(200)
                 .body("status.inParentNamespace", equalTo("v2 key"))
                 .body("children", hasSize(1));
     }
@@ -183,7 +168,7 @@ class ContractTest {
         child.with("metadata").put("namespace", "shop");
         ObjectNode request = Requests.sync(parent, List.of(), false);
         request.with("children").with("ConfigMap.v1").set("shop/hello", child);
-        post("/reader/sync", Requests.bytes(request)).log().ifValidationFails().statusCode(200)
+        server.post("/reader/sync", Requests.bytes(request)).log().ifValidationFails().statusCode(200)
                 .body("status.inShop", equalTo("cluster parent"))
                 .body("status.inParentNamespace", equalTo("none"))
                 .body("children[0].metadata.namespace", equalTo("shop"));

@@ -1,6 +1,5 @@
 package dev.metahook.server;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,9 +26,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Metacontroller's own request bodies through the real server: the upstream examples' requests
@@ -38,20 +36,11 @@ import org.junit.jupiter.api.Test;
  * one Metacontroller's strict decoder accepts.
  */
 class FixturesTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(Examples.addTo(Controllers.builder())
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> Examples.addTo(Controllers.builder())
                 .composite("secretpropagation", GenericKubernetesResource.class, new SecretPropagation())
                 .composite("keep", GenericKubernetesResource.class, new CatSetTeardown())
                 .build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     /** Finalize drops the Pod and keeps the claims, as the CatSet example does, until nothing is left. */
     static final class CatSetTeardown implements CompositeController<GenericKubernetesResource, Object>,
@@ -92,8 +81,7 @@ class FixturesTest {
     }
 
     private static JsonNode answer(String path, String fixture) {
-        byte[] body = given().port(server.port()).contentType("application/json").body(Fixtures.bytes(fixture))
-                .post(path).then().log().ifValidationFails().statusCode(200).contentType("application/json").extract().asByteArray();
+        byte[] body = server.post(path, Fixtures.bytes(fixture)).statusCode(200).contentType("application/json").extract().asByteArray();
         return Json.parse(body);
     }
 

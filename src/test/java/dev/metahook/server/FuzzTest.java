@@ -69,7 +69,7 @@ class FuzzTest {
         TARGETS.add(new Target("/keep/sync", Fixtures.bytes("metacontroller/01-composite-sync-v1.request.json")));
         TARGETS.add(new Target("/keep/sync", Fixtures.bytes("captured/v1.5.14-webapp-sync-observed.request.json")));
         TARGETS.add(new Target("/decorate/sync", Fixtures.bytes("metacontroller/03-decorator-sync-v1.request.json")));
-        TARGETS.add(new Target("/widget/customize", Requests.bytes(customize())));
+        TARGETS.add(new Target("/widget/customize", Requests.bytes(Requests.customize(Requests.controller(true), Requests.widget("hello", 3, "hi")))));
     }
 
     @AfterContainer
@@ -189,10 +189,4 @@ class FuzzTest {
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static ObjectNode customize() {
-        ObjectNode request = Json.object();
-        request.set("controller", Requests.controller(true));
-        request.set("parent", Requests.widget("hello", 3, "hi"));
-        return request;
-    }
 }

@@ -1,6 +1,5 @@
 package dev.metahook.server;
 
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -19,18 +18,14 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.restassured.response.ValidatableResponse;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.hamcrest.Matcher;
 
 /** Each guard refuses a response Metacontroller would fail on or that would do harm: a 500 naming rule and child ({@code rule: detail}). */
 class GuardsTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(Controllers.builder()
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> Controllers.builder()
                 .composite("no-kind", Widget.class, (w, c) -> Result.of(unnamedKind(w)).deletingUnlisted())
                 .composite("no-name", Widget.class, (w, c) -> Result.of(new ConfigMap()).deletingUnlisted())
                 .composite("undeclared", Widget.class, (w, c) -> Result.of(new SecretBuilder()
@@ -50,12 +45,6 @@ class GuardsTest {
                 .composite("selector", Widget.class, (w, c) -> Result.of(configMap(w, "v1")))
                 .composite("labels", Widget.class, (w, c) -> Result.keepingObserved().withLabel("team", "a"))
                 .build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     private static ConfigMap configMap(Widget widget, String apiVersion) {
         ConfigMap map = new ConfigMapBuilder().withNewMetadata().withName(widget.getMetadata().getName()).endMetadata().build();
@@ -80,8 +69,7 @@ class GuardsTest {
     }
 
     private static ValidatableResponse refused(String controller, ObjectNode request) {
-        return given().port(server.port()).contentType("application/json").body(Requests.bytes(request))
-                .post("/" + controller + "/sync").then()
+        return server.post("/" + controller + "/sync", Requests.bytes(request))
                 .statusCode(500)
                 .contentType("application/problem+json")
                 .body("type", equalTo("urn:metahook:problem:response-refused"));
@@ -179,16 +167,13 @@ class GuardsTest {
         request.set("controller", Requests.controller(false));
         request.with("parent").with("spec").putObject("selector").putArray("matchExpressions").addObject()
                 .put("key", "app").put("operator", "DoesNotExist");
-        given().port(server.port()).contentType("application/json").body(Requests.bytes(request))
-                .post("/selector/sync").then().statusCode(200);
+        server.post("/selector/sync", Requests.bytes(request)).statusCode(200);
     }
 
     /** Only a Cleanup can say finalized (the types see to it); labels are the one decorator-only part of a Result. */
     @Test
     void refusesLabelsFromACompositeController() {
-        given().port(server.port()).contentType("application/json")
-                .body(Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)))
-                .post("/labels/sync").then()
+        server.post("/labels/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)))
                 .statusCode(500)
                 .body("violations", violation("unknown-field: the result sets labels or annotations, which only a DecoratorController can answer"));
     }

@@ -15,27 +15,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
-import dev.metahook.wire.Json;
 import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A Widget through the real server: what Metacontroller sends in, what it gets back. */
 class HookServerTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(TestServer.widgets());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> TestServer.widgets());
 
     private static RequestSpecification hook() {
         return given().port(server.port()).contentType("application/json");
@@ -104,9 +93,7 @@ class HookServerTest {
 
     @Test
     void customizeAnswersTheControllersRules() {
-        ObjectNode request = Json.object();
-        request.set("controller", Requests.controller(true));
-        request.set("parent", Requests.widget("hello", 3, "hi"));
+        ObjectNode request = Requests.customize(Requests.controller(true), Requests.widget("hello", 3, "hi"));
         hook().body(Requests.bytes(request)).post("/widget/customize").then()
                 .statusCode(200)
                 .body("relatedResources", hasSize(1))

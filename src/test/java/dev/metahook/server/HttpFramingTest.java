@@ -15,12 +15,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Requests broken at the HTTP level, sent over raw sockets: every one gets its 4xx status and a
@@ -28,18 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class HttpFramingTest {
     private static final byte[] GOOD = Requests.bytes(Requests.sync(Requests.widget("framed", 2, "ok"), List.of(), false));
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(TestServer.widgets(), ServerConfig.defaults().withMaxBodySize(64 * 1024)
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> TestServer.widgets(), ServerConfig.defaults().withMaxBodySize(64 * 1024)
                 .withIdleTimeout(Duration.ofSeconds(1)));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @AfterEach
     void aGoodRequestStillGetsItsAnswer() throws IOException {

@@ -1,6 +1,5 @@
 package dev.metahook.server;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -23,9 +22,8 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A child the controller answers from {@code lastApplied} (or builds equal to it) is its last-applied
@@ -41,11 +39,8 @@ class KeptAsLastAppliedTest {
             "volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"creationTimestamp":null,"name":"data"},\
             "spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"volumeMode":"Filesystem"},\
             "status":{"phase":"Pending"}}]}}""".formatted(Requests.UID);
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(Controllers.builder()
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> Controllers.builder()
                 .composite("keep", Widget.class, (w, c) -> answer(c, set -> set))
                 .composite("scale", Widget.class, (w, c) -> answer(c, set -> {
                     set.getSpec().setReplicas(0);
@@ -67,12 +62,6 @@ class KeptAsLastAppliedTest {
                 .composite("keeping-observed", Widget.class, (w, c) -> Result.keepingObserved())
                 .composite("fresh", Widget.class, (w, c) -> Result.of(fresh()).deletingUnlisted())
                 .build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     private static Result<Object> answer(Context context, UnaryOperator<StatefulSet> change) {
         return Result.of(change.apply(context.children().lastApplied(StatefulSet.class, "store").orElseThrow())).deletingUnlisted();
@@ -117,8 +106,7 @@ class KeptAsLastAppliedTest {
     }
 
     private static String answered(String controller) {
-        byte[] body = given().port(server.port()).contentType("application/json").body(CanonicalJson.bytes(request()))
-                .post("/" + controller + "/sync").then().statusCode(200).extract().asByteArray();
+        byte[] body = server.post("/" + controller + "/sync", CanonicalJson.bytes(request())).statusCode(200).extract().asByteArray();
         JsonNode children = Json.parse(body).path("children");
         assertEquals(1, children.size(), children.toString());
         return CanonicalJson.string(children.get(0));

@@ -1,19 +1,24 @@
 package dev.metahook.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 import nl.altindag.ssl.pem.util.PemUtils;
@@ -88,6 +93,31 @@ class TlsTest {
             assertEquals("application/problem+json", hook.headers().firstValue("Content-Type").orElse("").replaceAll(";.*", ""));
             assertThrows(IOException.class, () -> post(client(certificates, false), server, null), "the hook port still needs the certificate");
             assertEquals(200, post(client(certificates, true), server, null).statusCode());
+        }
+    }
+
+    /** README: "HTTPS (TLS 1.2 or newer)": a client of TLS 1.2 or 1.3 gets that protocol, one that offers only TLS 1.1 is refused by the server. */
+    @Test
+    void speaksTls12And13AndRefusesOlderProtocols() throws Exception {
+        Certificates certificates = new Certificates(dir);
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
+            for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+                SSLContext context = SSLContext.getInstance("TLS");
+                context.init(null, new TrustManager[] {PemUtils.loadTrustMaterial(certificates.caCert)}, null);
+                try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", server.port())) {
+                    socket.setEnabledProtocols(new String[] {protocol});
+                    socket.startHandshake();
+                    assertEquals(protocol, socket.getSession().getProtocol());
+                }
+            }
+            Process openssl = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + server.port(), "-tls1_1",
+                    "-cipher", "DEFAULT@SECLEVEL=0").redirectErrorStream(true).start();
+            openssl.getOutputStream().close();
+            String output = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(openssl.waitFor(30, TimeUnit.SECONDS));
+            assertNotEquals(0, openssl.exitValue(), output);
+            assertTrue(output.contains("alert protocol version"), "the server, not the client, refuses TLS 1.1: " + output);
         }
     }
 

@@ -73,6 +73,14 @@ public final class Requests {
         return request;
     }
 
+    /** A customize request as Metacontroller sends it: the controller and the parent, nothing else. */
+    public static ObjectNode customize(ObjectNode controller, ObjectNode parent) {
+        ObjectNode request = Json.object();
+        request.set("controller", controller);
+        request.set("parent", parent);
+        return request;
+    }
+
     public static byte[] bytes(ObjectNode request) {
         return CanonicalJson.bytes(request);
     }

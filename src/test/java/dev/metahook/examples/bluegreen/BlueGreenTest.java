@@ -19,24 +19,14 @@ import dev.metahook.wire.Json;
 import dev.metahook.wire.ResponseCheck;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The bluegreen port through the stock server: the original's request, a whole rollout under the simulator, bad specs. */
 class BlueGreenTest {
     private static final String FIXTURE = "metacontroller/01-composite-sync-v1";
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ExampleCalls.server();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ExampleCalls::controllers);
 
     @Test
     void answersTheOriginalsRequestAsTheOriginalDoes() {

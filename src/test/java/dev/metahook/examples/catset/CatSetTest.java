@@ -22,24 +22,14 @@ import dev.metahook.wire.Json;
 import dev.metahook.wire.ResponseCheck;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The catset port through the stock server: the original's finalize request, ordered scaling and teardown under the simulator. */
 class CatSetTest {
     private static final String FIXTURE = "metacontroller/02-composite-finalize-v1";
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ExampleCalls.server();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ExampleCalls::controllers);
 
     @Test
     void answersTheOriginalsFinalizeRequestAsTheOriginalDoes() {

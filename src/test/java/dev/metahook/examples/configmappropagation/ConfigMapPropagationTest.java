@@ -1,6 +1,5 @@
 package dev.metahook.examples.configmappropagation;
 
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -16,9 +15,8 @@ import dev.metahook.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The configmappropagation example through the stock server, customize included: requests as a
@@ -27,19 +25,10 @@ import org.junit.jupiter.api.Test;
  */
 class ConfigMapPropagationTest {
     private static final String UID = "0c4d6e2a-5b1f-4e8a-9d3c-7f2b1a0e9d88";
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(Controllers.builder()
+    @RegisterExtension
+    static final TestServer server = TestServer.of(() -> Controllers.builder()
                 .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController())
                 .build());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @Test
     void customizeAsksForTheSourceAndTheSelectedNamespaces() {
@@ -143,8 +132,7 @@ class ConfigMapPropagationTest {
     void aRelatedObjectThatIsNotAnObjectIsABadRequestThatChangesNothing() {
         ObjectNode request = sync(List.of(observedCopy("one")), source(), namespace("one"));
         request.with("related").with("ConfigMap.v1").put("original/settings", "not an object");
-        given().port(server.port()).contentType("application/json").body(CanonicalJson.bytes(request))
-                .post("/configmappropagation/sync").then()
+        server.post("/configmappropagation/sync", CanonicalJson.bytes(request))
                 .statusCode(400).contentType("application/problem+json")
                 .body("pointer", equalTo("/related/ConfigMap.v1/original~1settings"));
     }
@@ -155,8 +143,7 @@ class ConfigMapPropagationTest {
         ObjectNode impostor = source();
         impostor.with("metadata").put("name", "other");
         request.with("related").with("ConfigMap.v1").set("original/settings", impostor);
-        given().port(server.port()).contentType("application/json").body(CanonicalJson.bytes(request))
-                .post("/configmappropagation/sync").then()
+        server.post("/configmappropagation/sync", CanonicalJson.bytes(request))
                 .statusCode(400).contentType("application/problem+json")
                 .body("detail", containsString("original/settings"));
     }
@@ -165,8 +152,7 @@ class ConfigMapPropagationTest {
     void aRelatedMapKeyedUnlikeChildrenIsABadRequest() {
         ObjectNode request = sync(List.of(), source(), namespace("one"));
         request.with("related").putObject("Namespaces").putObject("one");
-        given().port(server.port()).contentType("application/json").body(CanonicalJson.bytes(request))
-                .post("/configmappropagation/sync").then()
+        server.post("/configmappropagation/sync", CanonicalJson.bytes(request))
                 .statusCode(400).contentType("application/problem+json")
                 .body("pointer", equalTo("/related/Namespaces"));
     }
@@ -176,8 +162,7 @@ class ConfigMapPropagationTest {
     }
 
     private static byte[] bytes(String path, byte[] body) {
-        return given().port(server.port()).contentType("application/json").body(body).post(path).then()
-                .log().ifValidationFails().statusCode(200).extract().asByteArray();
+        return server.post(path, body).statusCode(200).extract().asByteArray();
     }
 
     private static List<String> names(JsonNode answer) {

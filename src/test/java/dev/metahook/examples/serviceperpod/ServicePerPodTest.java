@@ -21,24 +21,14 @@ import dev.metahook.wire.Json;
 import dev.metahook.wire.ResponseCheck;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Both service-per-pod decorators through the stock server: the original's request, finalize, opt-out, the pod-name label. */
 class ServicePerPodTest {
     private static final String FIXTURE = "metacontroller/03-decorator-sync-v1";
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ExampleCalls.server();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ExampleCalls::controllers);
 
     @Test
     void answersTheOriginalsRequestAsTheOriginalDoes() {
