@@ -14,7 +14,7 @@ RUN mvn -B -q -o -DskipTests package
 # Runtime stage: a JRE only, a numeric non-root user, nothing written outside /tmp.
 FROM eclipse-temurin:17.0.15_6-jre
 # OCI labels: VERSION defaults to the pom's <version> (ContainerTest keeps them equal); SOURCE, REVISION and
-# CREATED come from the build command, read off the clone it builds (README, "Deploy on a cluster").
+# CREATED come from the build command, read off the clone it builds (docs/deploy.md).
 ARG VERSION=0.1.0-SNAPSHOT
 ARG SOURCE=
 ARG REVISION=
@@ -40,7 +40,7 @@ EXPOSE 8080
 USER 10001:10001
 # The class archive from the training run; heap half the container's memory limit, with the serial
 # collector the JVM picks itself for a small container (explicit, so the reliability suite runs the
-# same): under the heaviest load README measures, resident memory stays below 80% of the limit; no
+# same): under the heaviest load docs/production.md measures, resident memory stays below 80% of the limit; no
 # perf data file, so the root file system can be read-only.
 ENTRYPOINT ["java", "-XX:SharedArchiveFile=/opt/metahook/metahook.jsa", "-XX:MaxRAMPercentage=50.0", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-jar", "/opt/metahook/metahook.jar"]
 CMD ["serve"]

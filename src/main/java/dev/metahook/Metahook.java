@@ -4,6 +4,7 @@ import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
+import dev.metahook.server.WarmUp;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -11,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves controllers the way metahook's own service does: configuration from the environment
- * (port, TLS, auth, limits: README "Configuration"), {@code /healthz}, {@code /readyz},
+ * (port, TLS, auth, limits: docs/configuration.md), {@code /healthz}, {@code /readyz},
  * {@code /metrics}, one log line per call, and a graceful shutdown on SIGTERM. A service of one's
  * own is one line:
  *
@@ -33,12 +34,27 @@ public final class Metahook {
      * @throws IllegalArgumentException when the environment's configuration is invalid, naming the variable
      */
     public static HookServer serve(Controllers controllers) {
-        return serve(controllers, ServerConfig.fromEnvironment(System.getenv()), Clock.systemUTC());
+        return serve(controllers, WarmUp.none());
+    }
+
+    /**
+     * Starts serving with the configuration from the environment; returns once these warm-up calls
+     * are made (see {@link WarmUp}) and the server is ready.
+     *
+     * @throws IllegalArgumentException when the environment's configuration is invalid, naming the variable
+     */
+    public static HookServer serve(Controllers controllers, WarmUp warmUp) {
+        return serve(controllers, ServerConfig.fromEnvironment(System.getenv()), Clock.systemUTC(), warmUp);
     }
 
     /** Starts serving with this configuration and clock; the process stops it gracefully on SIGTERM. */
     public static HookServer serve(Controllers controllers, ServerConfig config, Clock clock) {
-        HookServer server = HookServer.start(config, new HookEngine(controllers, clock));
+        return serve(controllers, config, clock, WarmUp.none());
+    }
+
+    /** Starts serving with this configuration, clock and warm-up; the process stops it gracefully on SIGTERM. */
+    public static HookServer serve(Controllers controllers, ServerConfig config, Clock clock, WarmUp warmUp) {
+        HookServer server = HookServer.start(config, new HookEngine(controllers, clock), warmUp);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("shutting down: not ready any more, letting calls in flight finish");
             server.shutdown();

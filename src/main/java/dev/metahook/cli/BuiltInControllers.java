@@ -6,6 +6,11 @@ import dev.metahook.controllers.database.DatabaseController;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.examples.Examples;
+import dev.metahook.server.WarmUp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 /** The controllers {@code serve} registers out of the box, and Metacontroller's ported examples when asked. */
@@ -35,6 +40,27 @@ final class BuiltInControllers {
             case "true" -> true;
             default -> throw new IllegalArgumentException(EXAMPLES + " must be true or false, got '" + value + "'");
         };
+    }
+
+    /**
+     * The reference controllers' example requests (the WebApp sync, the Database sync and finalize of
+     * {@code examples/requests}), made before the service reports ready so its first real call is warm.
+     */
+    static WarmUp warmUp() {
+        return WarmUp.of(List.of(warmUpCall("webapp", "sync"), warmUpCall("database", "sync"),
+                warmUpCall("database", "finalize")));
+    }
+
+    private static WarmUp.Call warmUpCall(String controller, String hook) {
+        String resource = "warm-up/" + controller + "-" + hook + ".json";
+        try (InputStream in = BuiltInControllers.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks " + resource);
+            }
+            return new WarmUp.Call(controller, hook, in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Controllers.Builder builder(byte[] databaseKey) {

@@ -68,7 +68,7 @@ public final class Main {
         }
         HookServer server;
         try {
-            server = Metahook.serve(controllers, config, Clock.systemUTC());
+            server = Metahook.serve(controllers, config, Clock.systemUTC(), BuiltInControllers.warmUp());
         } catch (RuntimeException e) {
             System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
             System.exit(2);

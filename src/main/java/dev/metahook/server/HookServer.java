@@ -39,14 +39,16 @@ public final class HookServer implements AutoCloseable {
     private final BodyIntake intake;
     private final Drain drain = new Drain();
     private final AtomicBoolean ready = new AtomicBoolean(false);
+    private final WarmUp.Run warmUp;
     private Javalin app;
     private HeaderDeadline headerDeadline;
     private Boolean drained;
     private ManagementServer management;
 
-    private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget) {
+    private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
         this.config = config;
         this.engine = engine;
+        this.warmUp = warmUp.start(engine);
         this.metrics = new HookMetrics(engine.controllers().names());
         this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
         this.intake = new BodyIntake(budget, config.maxBodySize());
@@ -54,18 +56,28 @@ public final class HookServer implements AutoCloseable {
 
     /** Starts listening; returns once the server accepts connections and reports ready. */
     public static HookServer start(ServerConfig config, HookEngine engine) {
-        return start(config, engine, MemoryBudget.ofHeap());
+        return start(config, engine, WarmUp.none());
+    }
+
+    /** Starts listening; returns once the server accepts connections, has made the warm-up calls, and reports ready. */
+    public static HookServer start(ServerConfig config, HookEngine engine, WarmUp warmUp) {
+        return start(config, engine, MemoryBudget.ofHeap(), warmUp);
     }
 
     /** Starts with this memory budget for the calls in flight (a test makes it small to reach the overload). */
     static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget) {
-        HookServer server = new HookServer(config, engine, budget);
+        return start(config, engine, budget, WarmUp.none());
+    }
+
+    private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
+        HookServer server = new HookServer(config, engine, budget, warmUp);
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
         if (config.managementPort() >= 0) {
             server.management = ManagementServer.start(config.host(), config.managementPort(), server::healthRoutes);
         }
+        server.warmUp.finish(server.app.jettyServer().server());
         server.ready.set(true);
         return server;
     }
@@ -117,6 +129,9 @@ public final class HookServer implements AutoCloseable {
         javalin.jetty.modifyHttpConfiguration(BodyIntake::limitReads);
         javalin.jetty.modifyServer(drain::install);
         javalin.jetty.addConnector(this::connector);
+        if (warmUp.needsConnector()) {
+            javalin.jetty.addConnector(warmUp::connector);
+        }
         healthRoutes(javalin);
         javalin.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
         javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
@@ -149,8 +164,11 @@ public final class HookServer implements AutoCloseable {
 
     private void hook(Context ctx) throws IOException {
         long started = System.nanoTime();
-        metrics.started();
-        Drain.whenWritten(ctx.req(), metrics::done);
+        boolean counted = !WarmUp.isWarmUp(ctx.req());
+        if (counted) {
+            metrics.started();
+            Drain.whenWritten(ctx.req(), metrics::done);
+        }
         String controller = ctx.pathParam("controller");
         String hook = ctx.pathParam("hook");
         HookAnswer answer;
@@ -168,7 +186,9 @@ public final class HookServer implements AutoCloseable {
                 ctx.header("Connection", "close");
             }
             int status = write(ctx, answer);
-            observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
+            if (counted) {
+                observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
+            }
         } catch (IOException | RuntimeException e) {
             Optional<Problem> clientFault = BodyFailure.of(e);
             if (clientFault.isEmpty()) {

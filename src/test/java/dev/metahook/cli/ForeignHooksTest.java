@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's commands on the Python hooks of {@code examples/foreign-hooks}: a decorator and a
+ * The commands of docs/testing-hooks.md on the Python hooks of {@code examples/foreign-hooks}: a decorator and a
  * customize + related composite, checked clean through their whole life. Skipped without python3.
  */
 class ForeignHooksTest {

@@ -259,7 +259,7 @@ class ManifestsTest {
     }
 
     /**
-     * README's overlay: the image set with kustomize {@code images:}, and on a Metacontroller before
+     * the overlay of docs/deploy.md: the image set with kustomize {@code images:}, and on a Metacontroller before
      * v4.16 the component that drops {@code endpointConfigs}, the token the service would then never
      * receive, and every namespace but {@code metacontroller} from the NetworkPolicy.
      */

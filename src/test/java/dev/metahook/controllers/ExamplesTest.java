@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The request bodies in {@code examples/requests/}: built here the way Metacontroller would send them
- * for the example resources, checked to be what is on disk, and answered as the README says.
+ * for the example resources, checked to be what is on disk, and answered as docs/reference-controllers.md says.
  * Run with {@code -Dexamples.write=true} to write them again after a change.
  */
 class ExamplesTest {

@@ -70,7 +70,7 @@ final class ClusterRig implements Rig {
         return rig;
     }
 
-    /** metahook from {@code metacontroller/}, as the README's deployment steps do it, with Secrets made only if missing. */
+    /** metahook from {@code metacontroller/}, as the steps of docs/deploy.md do it, with Secrets made only if missing. */
     private static void install(Commands commands, KubernetesClient client) throws Exception {
         if (client.namespaces().withName(SYSTEM).get() == null) {
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(SYSTEM).endMetadata().build()).create();

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The figures behind README's "Limits under load": the jar as the image runs it under the loads of
+ * The figures behind "Limits under load" in docs/production.md: the jar as the image runs it under the loads of
  * {@link ReliabilityIT}, printing peak resident memory, answers by status, latencies and losses.
  * Run by {@code src/bench/reliability}.
  */

@@ -14,7 +14,7 @@ import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.examples.configmappropagation.ConfigMapPropagation;
 import dev.metahook.examples.configmappropagation.ConfigMapPropagationController;
-import dev.metahook.readme.WriteYourOwnControllerTest;
+import dev.metahook.readme.ReadmeCode;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -137,8 +137,7 @@ class HookTesterTest {
     @Test
     void checkDrivesADecoratorAndFeedsRelatedObjects() {
         Controllers controllers = Controllers.builder()
-                .decorator("budget", Deployment.class,
-                        new WriteYourOwnControllerTest.BudgetDecorator())
+                .decorator("budget", Deployment.class, ReadmeCode.budgetDecorator())
                 .composite("propagation", ConfigMapPropagation.class,
                         new ConfigMapPropagationController())
                 .build();

@@ -1,0 +1,3 @@
+module metahook.dev/bench/go-webapp
+
+go 1.19
