@@ -227,9 +227,6 @@ final class JsonScanner {
     boolean textEquals(int start, int end, String expected) {
         int from = start + 1;
         int length = end - 1 - from;
-        if (length < expected.length()) {
-            return false; // escapes and UTF-8 only ever make the bytes longer than the text
-        }
         for (int k = 0; k < length; k++) {
             byte c = body[from + k];
             if (c == '\\' || c < 0) {

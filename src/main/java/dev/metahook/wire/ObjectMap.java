@@ -64,7 +64,7 @@ public final class ObjectMap {
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
                 int to = identity.scan(objectKey, from);
-                ObservedObject object = ObservedObject.lazy(key, objectKey, groupPointer, scanner.body(), from, to - from, identity.spans());
+                ObservedObject object = ObservedObject.lazy(key, objectKey, groupPointer, scanner.body(), from, to - from, identity.metadataStart());
                 if (!identity.fits()) {
                     throw identity.misfit(object, object.pointer());
                 }

@@ -3,47 +3,38 @@ package dev.metahook.wire;
 /**
  * Where, in a scanned object's bytes, its {@code metadata.namespace} and last-applied annotation are
  * (string values, quotes included) and its {@code metadata.managedFields} value; -1 where there is
- * none. Found by the byte scanner while it checks the object's identity ({@link ObservedIdentity}),
- * in the one pass over its metadata: nothing is tokenized or kept but these positions. A repeated
- * field counts the last time, as in a tree.
+ * none. Found by the byte scanner in the metadata object when first asked for, for the few objects an
+ * answer uses: nothing is tokenized or kept for the others. A repeated field counts the last time, as
+ * in a tree.
  */
 record ObjectSpans(int namespaceStart, int namespaceEnd, int appliedStart, int appliedEnd, int managedStart, int managedEnd) {
 
-    /** Records the spans of the metadata object being scanned; one finder serves object after object. */
-    static final class Finder {
+    /** The spans in the metadata object at {@code body[metadata]}, whose grammar was checked when the request was read. */
+    static ObjectSpans find(byte[] body, int metadata) {
+        Finder finder = new Finder(new JsonScanner(body));
+        finder.scanner.fieldSpans(metadata, finder::metadataField);
+        return new ObjectSpans(finder.namespaceStart, finder.namespaceEnd, finder.appliedStart, finder.appliedEnd,
+                finder.managedStart, finder.managedEnd);
+    }
+
+    private static final class Finder {
         private final JsonScanner scanner;
-        private final JsonScanner.FieldSpanVisitor annotation = this::annotationField;
-        int namespaceStart;
-        int namespaceEnd;
-        int appliedStart;
-        int appliedEnd;
-        int managedStart;
-        int managedEnd;
+        private int namespaceStart = -1;
+        private int namespaceEnd = -1;
+        private int appliedStart = -1;
+        private int appliedEnd = -1;
+        private int managedStart = -1;
+        private int managedEnd = -1;
 
         Finder(JsonScanner scanner) {
             this.scanner = scanner;
-            reset();
         }
 
-        /** Forgets what was found: a new object, or its metadata again. */
-        void reset() {
-            namespaceStart = namespaceEnd = appliedStart = appliedEnd = managedStart = managedEnd = -1;
-        }
-
-        /**
-         * Visits one field of the metadata object; returns the index just after its value. Malformed
-         * annotations are reported as a value scan reports them, as when the spans were found later.
-         */
-        int metadataField(int nameStart, int nameEnd, int valueStart) {
+        private int metadataField(int nameStart, int nameEnd, int valueStart) {
             if (scanner.textEquals(nameStart, nameEnd, "annotations")) {
                 appliedStart = appliedEnd = -1;
                 if (scanner.at(valueStart) == '{') {
-                    try {
-                        return scanner.fieldSpans(valueStart, annotation);
-                    } catch (MalformedRequestException malformed) {
-                        scanner.valueEnd(valueStart);
-                        throw malformed;
-                    }
+                    return scanner.fieldSpans(valueStart, this::annotationField);
                 }
                 return scanner.valueEnd(valueStart);
             }

@@ -14,7 +14,6 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     private final JsonScanner scanner;
     private final GroupKey group;
     private final JsonScanner.FieldSpanVisitor metadata = this::metadataField;
-    private final ObjectSpans.Finder spans;
     private String key;
     private String name;
     private String namespace;
@@ -22,11 +21,11 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     private boolean kindFits;
     private boolean nameFits;
     private boolean namespaceFits;
+    private int metadataStart;
 
     ObservedIdentity(JsonScanner scanner, GroupKey group) {
         this.scanner = scanner;
         this.group = group;
-        this.spans = new ObjectSpans.Finder(scanner);
     }
 
     /** Scans the object that starts at {@code start} under {@code objectKey}; returns the index just after it. */
@@ -39,13 +38,13 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         kindFits = false;
         nameFits = false;
         namespaceFits = namespace == null;
-        spans.reset();
+        metadataStart = -1;
         return scanner.fieldSpans(start, this);
     }
 
-    /** Where the parts of the object last scanned are (in its last metadata object, if repeated). */
-    ObjectSpans.Finder spans() {
-        return spans;
+    /** Where the metadata object of the object last scanned starts (the last one, if repeated); -1 without one. */
+    int metadataStart() {
+        return metadataStart;
     }
 
     /** Whether the object last scanned is what its group and key say. */
@@ -82,8 +81,8 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         } else if (scanner.textEquals(nameStart, nameEnd, "metadata")) {
             nameFits = false;
             namespaceFits = namespace == null;
-            spans.reset();
             if (scanner.at(valueStart) == '{') {
+                metadataStart = valueStart;
                 return scanner.fieldSpans(valueStart, metadata);
             }
         }
@@ -97,7 +96,7 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
             byte first = scanner.at(valueStart);
             namespaceFits = namespace == null ? first == '"' || first == 'n' : isString(valueStart, namespace);
         }
-        return spans.metadataField(nameStart, nameEnd, valueStart);
+        return scanner.valueEnd(valueStart);
     }
 
     /** Whether the value at {@code start} is the string {@code expected}; it is scanned either way, by the caller. */

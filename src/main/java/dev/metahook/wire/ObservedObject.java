@@ -18,15 +18,11 @@ public final class ObservedObject {
     private final byte[] source;
     private final int offset;
     private final int length;
-    private final int namespaceStart;
-    private final int namespaceEnd;
-    private final int appliedStart;
-    private final int appliedEnd;
-    private final int managedStart;
-    private final int managedEnd;
+    private final int metadata;
+    private volatile ObjectSpans spans;
     private volatile ObjectNode tree;
 
-    private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, ObjectSpans.Finder spans,
+    private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
                            ObjectNode tree) {
         this.group = group;
         this.key = key;
@@ -34,25 +30,20 @@ public final class ObservedObject {
         this.source = source;
         this.offset = offset;
         this.length = length;
-        this.namespaceStart = spans == null ? -1 : spans.namespaceStart;
-        this.namespaceEnd = spans == null ? -1 : spans.namespaceEnd;
-        this.appliedStart = spans == null ? -1 : spans.appliedStart;
-        this.appliedEnd = spans == null ? -1 : spans.appliedEnd;
-        this.managedStart = spans == null ? -1 : spans.managedStart;
-        this.managedEnd = spans == null ? -1 : spans.managedEnd;
+        this.metadata = metadata;
         this.tree = tree;
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
-        return new ObservedObject(group, key, null, null, 0, 0, null, tree);
+        return new ObservedObject(group, key, null, null, 0, 0, -1, tree);
     }
 
     /**
      * An object the scanner passed over and found to fit its group and key, with the pointer of its group
-     * and where the scanner saw its parts (copied: the finder moves on to the next object).
+     * and where its metadata object starts.
      */
-    static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, ObjectSpans.Finder spans) {
-        return new ObservedObject(group, key, groupPointer, source, offset, length, spans, null);
+    static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata) {
+        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null);
     }
 
     /** The object's JSON pointer in the request, for errors. */
@@ -60,9 +51,14 @@ public final class ObservedObject {
         return groupPointer + "/" + Shapes.escape(key);
     }
 
-    /** Where the object's parts are in its bytes, as the scanner found them. */
+    /** Where the object's parts are in its bytes, found on first use. */
     private ObjectSpans spans() {
-        return new ObjectSpans(namespaceStart, namespaceEnd, appliedStart, appliedEnd, managedStart, managedEnd);
+        ObjectSpans found = spans;
+        if (found == null) {
+            found = ObjectSpans.find(source, metadata);
+            spans = found;
+        }
+        return found;
     }
 
     public GroupKey group() {
@@ -132,7 +128,7 @@ public final class ObservedObject {
         if (parsed != null) {
             return Json.convert(parsed, type);
         }
-        if (managedStart < 0) {
+        if (spans().managedStart() < 0) {
             return Json.mapper().readValue(source, offset, length, type);
         }
         return Json.mapper().readValue(new WithoutManagedFields(), type);
