@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A desired child written over the JSON Metacontroller last applied for it. A typed model object
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LastAppliedBase {
     private static final EnumSet<DiffFlags> FLAGS = EnumSet.of(DiffFlags.OMIT_MOVE_OPERATION, DiffFlags.OMIT_COPY_OPERATION);
     private static final TypedForms TYPED = new TypedForms();
+    private static final Fits FITS = new Fits();
 
     /** What a typed round trip depends on: the type, the annotation, and the namespaces that complete it. */
     record TypedKey(Class<?> type, String lastApplied, String namespace, String parentNamespace) {
@@ -85,6 +87,54 @@ final class LastAppliedBase {
         }
     }
 
+    /**
+     * The answers fitted so far, by what decides them: the controller's child, the typed round trip's
+     * key and the observed object's bytes. On a resync the same controller builds the same children
+     * from the same observed objects, and fitting them again (parsing the annotation and the observed
+     * object, a diff and a patch) cost a quarter of a Database sync. Bounded as {@link TypedForms}.
+     */
+    static final class Fits {
+        static final int CAPACITY = 256;
+        static final long CAPACITY_BYTES = 4L * 1024 * 1024;
+        private static final ObjectNode SAME = Json.object();
+
+        private record Key(TypedKey typed, ObjectNode desired, ObservedObject.Bytes observed) {
+        }
+
+        private final Map<Key, ObjectNode> answers = new ConcurrentHashMap<>();
+        private final AtomicLong bytes = new AtomicLong();
+
+        /** The answer for {@code desired}: kept from an earlier call with the same inputs, or fitted now. */
+        ObjectNode of(TypedKey typed, ObjectNode desired, ObservedObject.Bytes observed, Supplier<ObjectNode> fitted) {
+            ObjectNode known = answers.get(new Key(typed, desired, observed));
+            if (known != null) {
+                return known == SAME ? desired : known.deepCopy();
+            }
+            ObjectNode answer = fitted.get();
+            keep(new Key(typed, desired.deepCopy(), observed.copy()), answer == desired ? SAME : answer.deepCopy());
+            return answer;
+        }
+
+        /** How many answers are kept. */
+        int size() {
+            return answers.size();
+        }
+
+        private synchronized void keep(Key key, ObjectNode answer) {
+            long weight = 2L * key.typed().lastApplied().length() + key.observed().length();
+            if (weight > CAPACITY_BYTES / 8) {
+                return;
+            }
+            if (answers.size() >= CAPACITY || bytes.get() + weight > CAPACITY_BYTES) {
+                answers.clear();
+                bytes.set(0);
+            }
+            if (answers.putIfAbsent(key, answer) == null) {
+                bytes.addAndGet(weight);
+            }
+        }
+    }
+
     private LastAppliedBase() {
     }
 
@@ -94,16 +144,26 @@ final class LastAppliedBase {
         if (counterpart.isEmpty()) {
             return desired;
         }
-        ObservedObject.Summary summary = counterpart.get().summary();
+        ObservedObject object = counterpart.get();
+        ObservedObject.Summary summary = object.summary();
         if (summary.lastApplied() == null || !mayLoseInTypedForm(summary.lastApplied())) {
             return desired;
         }
-        Optional<ObjectNode> annotated = LastApplied.annotated(counterpart.get(), summary, parentNamespace);
+        TypedKey typed = new TypedKey(type, summary.lastApplied(), summary.namespace(), parentNamespace);
+        ObservedObject.Bytes bytes = object.bytes();
+        if (bytes == null) {
+            return fitted(desired, typed, object, summary);
+        }
+        return FITS.of(typed, desired, bytes, () -> fitted(desired, typed, object, summary));
+    }
+
+    private static ObjectNode fitted(ObjectNode desired, TypedKey key, ObservedObject observed, ObservedObject.Summary summary) {
+        Optional<ObjectNode> annotated = LastApplied.annotated(observed, summary, key.parentNamespace());
         if (annotated.isEmpty() || annotated.get().equals(desired)) {
             return desired;
         }
         ObjectNode base = annotated.get();
-        ObjectNode typed = TYPED.of(new TypedKey(type, summary.lastApplied(), summary.namespace(), parentNamespace), base);
+        ObjectNode typed = TYPED.of(key, base);
         if (typed == null || typed.equals(base)) {
             return desired;
         }
@@ -111,7 +171,7 @@ final class LastAppliedBase {
         if (answer == null) {
             return desired;
         }
-        dropNullsTheServerLacks(answer, typed, counterpart.get());
+        dropNullsTheServerLacks(answer, typed, observed);
         return answer;
     }
 

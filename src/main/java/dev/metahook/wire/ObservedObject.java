@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * One object of an object map, as the request carried it. An object read from a request body stays
@@ -173,6 +177,64 @@ public final class ObservedObject {
             System.arraycopy(source, position, into, at, count);
             position += count;
             return count;
+        }
+    }
+
+    /**
+     * The bytes the request carried for this object, as a value (equal when the bytes are), so that
+     * what was worked out from an object can be kept for the same object in a later request; null for
+     * an object made from a tree.
+     */
+    public Bytes bytes() {
+        return source == null ? null : new Bytes(source, offset, length);
+    }
+
+    /** An object's bytes as a value; its slice of a request body until {@link #copy()} keeps them on their own. */
+    public static final class Bytes {
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private final byte[] source;
+        private final int offset;
+        private final int length;
+        private final int hash;
+
+        private Bytes(byte[] source, int offset, int length) {
+            this.source = source;
+            this.offset = offset;
+            this.length = length;
+            this.hash = hash(source, offset, length);
+        }
+
+        /** A hash of eight bytes at a step: equal bytes hash equal, and a request's children are hashed at a fraction of their parsing. */
+        private static int hash(byte[] source, int offset, int length) {
+            long h = length;
+            int i = offset;
+            for (int end = offset + length - Long.BYTES; i <= end; i += Long.BYTES) {
+                h = 31 * h + (long) LONGS.get(source, i);
+            }
+            for (int end = offset + length; i < end; i++) {
+                h = 31 * h + source[i];
+            }
+            return Long.hashCode(h);
+        }
+
+        /** The same bytes in an array of their own, so that keeping them does not keep the request body. */
+        public Bytes copy() {
+            return new Bytes(Arrays.copyOfRange(source, offset, offset + length), 0, length);
+        }
+
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Bytes that && hash == that.hash
+                    && Arrays.equals(source, offset, offset + length, that.source, that.offset, that.offset + that.length);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
     }
 

@@ -2,21 +2,29 @@ package dev.metahook.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.engine.LastAppliedBase.Fits;
 import dev.metahook.engine.LastAppliedBase.TypedForms;
 import dev.metahook.engine.LastAppliedBase.TypedKey;
+import dev.metahook.testing.Fixtures;
+import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.Json;
+import dev.metahook.wire.ObservedObject;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-/** The bounded store of typed round trips behind {@link LastAppliedBase}: what it keeps, and that keeping changes no answer. */
+/** The bounded stores behind {@link LastAppliedBase} (typed round trips, fitted answers): what they keep, and that keeping changes no answer. */
 class LastAppliedBaseTest {
     private static ObjectNode service(String namespace, String name) {
         String json = "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"" + namespace
@@ -100,5 +108,74 @@ class LastAppliedBaseTest {
             forms.of(key(Service.class, base, "shop"), base);
         }
         assertTrue(forms.size() < 9, "eight large annotations fill the budget; the ninth starts over (kept " + forms.size() + ")");
+    }
+
+    private static List<ObservedObject> observed() {
+        return CompositeRequest.read(Fixtures.bytes("captured/v1.5.14-webapp-sync-observed.request.json")).children().entries();
+    }
+
+    @Test
+    void aFittedAnswerIsKeptForTheSameChildAndTheSameObservedBytes() {
+        Fits fits = new Fits();
+        ObjectNode desired = service("shop", "web");
+        TypedKey key = key(Service.class, desired, "shop");
+        AtomicInteger fitted = new AtomicInteger();
+        Supplier<ObjectNode> fit = () -> {
+            fitted.incrementAndGet();
+            return desired.deepCopy().put("fitted", true);
+        };
+        ObjectNode first = fits.of(key, desired, observed().get(0).bytes(), fit);
+        ObjectNode second = fits.of(key, desired.deepCopy(), observed().get(0).bytes(), fit);
+        assertEquals(1, fitted.get(), "the same child over the same observed bytes, from another request body, is fitted once");
+        assertEquals(first, second);
+        assertNotSame(first, second, "each call gets a tree of its own");
+        second.put("changedByTheCaller", 1);
+        assertFalse(fits.of(key, desired, observed().get(0).bytes(), fit).has("changedByTheCaller"), "a caller's change is not kept");
+        assertEquals(1, fits.size());
+    }
+
+    @Test
+    void anotherChildOrOtherObservedBytesAreFittedAgain() {
+        Fits fits = new Fits();
+        ObjectNode desired = service("shop", "web");
+        TypedKey key = key(Service.class, desired, "shop");
+        AtomicInteger fitted = new AtomicInteger();
+        Supplier<ObjectNode> fit = () -> {
+            fitted.incrementAndGet();
+            return desired.deepCopy().put("fitted", true);
+        };
+        List<ObservedObject> observed = observed();
+        fits.of(key, desired, observed.get(0).bytes(), fit);
+        fits.of(key, desired, observed.get(1).bytes(), fit);
+        ObjectNode scaled = desired.deepCopy();
+        ((ObjectNode) scaled.at("/spec/ports/0")).put("port", 81);
+        fits.of(key, scaled, observed.get(0).bytes(), fit);
+        fits.of(key(Service.class, desired, "lab"), desired, observed.get(0).bytes(), fit);
+        assertEquals(4, fitted.get());
+        assertEquals(4, fits.size());
+    }
+
+    @Test
+    void anAnswerThatIsTheChildItselfIsTheCallersChild() {
+        Fits fits = new Fits();
+        ObjectNode desired = service("shop", "web");
+        TypedKey key = key(Service.class, desired, "shop");
+        ObservedObject.Bytes bytes = observed().get(0).bytes();
+        fits.of(key, desired, bytes, () -> desired);
+        ObjectNode again = desired.deepCopy();
+        assertSame(again, fits.of(key, again, bytes, () -> {
+            throw new AssertionError("kept");
+        }));
+    }
+
+    @Test
+    void fittedAnswersStayBounded() {
+        Fits fits = new Fits();
+        ObservedObject.Bytes bytes = observed().get(0).bytes();
+        for (int i = 0; i < Fits.CAPACITY * 2 + 7; i++) {
+            ObjectNode desired = service("shop", "web-" + i);
+            fits.of(key(Service.class, desired, "shop"), desired, bytes, desired::deepCopy);
+            assertTrue(fits.size() <= Fits.CAPACITY, "kept " + fits.size());
+        }
     }
 }
