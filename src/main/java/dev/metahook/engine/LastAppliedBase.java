@@ -16,8 +16,6 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -53,8 +51,7 @@ final class LastAppliedBase {
         static final long CAPACITY_CHARS = 2L * 1024 * 1024;
         private static final ObjectNode UNREADABLE = Json.object();
 
-        private final Map<TypedKey, ObjectNode> forms = new ConcurrentHashMap<>();
-        private final AtomicLong chars = new AtomicLong();
+        private final BoundedCache<TypedKey, ObjectNode> forms = new BoundedCache<>(CAPACITY, CAPACITY_CHARS);
 
         /** The typed round trip of {@code base}, the tree {@code key} describes; null when it cannot be read as its type. */
         ObjectNode of(TypedKey key, ObjectNode base) {
@@ -62,7 +59,7 @@ final class LastAppliedBase {
             if (known == null) {
                 ObjectNode typed = roundTrip(base, key.type());
                 known = typed == null ? UNREADABLE : typed;
-                keep(key, known);
+                forms.keep(key, known, key.lastApplied().length());
             }
             return known == UNREADABLE ? null : known;
         }
@@ -70,20 +67,6 @@ final class LastAppliedBase {
         /** How many round trips are kept. */
         int size() {
             return forms.size();
-        }
-
-        private synchronized void keep(TypedKey key, ObjectNode typed) {
-            int length = key.lastApplied().length();
-            if (length > CAPACITY_CHARS / 8) {
-                return;
-            }
-            if (forms.size() >= CAPACITY || chars.get() + length > CAPACITY_CHARS) {
-                forms.clear();
-                chars.set(0);
-            }
-            if (forms.putIfAbsent(key, typed) == null) {
-                chars.addAndGet(length);
-            }
         }
     }
 
@@ -101,8 +84,7 @@ final class LastAppliedBase {
         private record Key(TypedKey typed, ObjectNode desired, ObservedObject.Bytes observed) {
         }
 
-        private final Map<Key, ObjectNode> answers = new ConcurrentHashMap<>();
-        private final AtomicLong bytes = new AtomicLong();
+        private final BoundedCache<Key, ObjectNode> answers = new BoundedCache<>(CAPACITY, CAPACITY_BYTES);
 
         /** The answer for {@code desired}: kept from an earlier call with the same inputs, or fitted now. */
         ObjectNode of(TypedKey typed, ObjectNode desired, ObservedObject.Bytes observed, Supplier<ObjectNode> fitted) {
@@ -111,27 +93,14 @@ final class LastAppliedBase {
                 return known == SAME ? desired : known.deepCopy();
             }
             ObjectNode answer = fitted.get();
-            keep(new Key(typed, desired.deepCopy(), observed.copy()), answer == desired ? SAME : answer.deepCopy());
+            answers.keep(new Key(typed, desired.deepCopy(), observed.copy()), answer == desired ? SAME : answer.deepCopy(),
+                    2L * typed.lastApplied().length() + observed.length());
             return answer;
         }
 
         /** How many answers are kept. */
         int size() {
             return answers.size();
-        }
-
-        private synchronized void keep(Key key, ObjectNode answer) {
-            long weight = 2L * key.typed().lastApplied().length() + key.observed().length();
-            if (weight > CAPACITY_BYTES / 8) {
-                return;
-            }
-            if (answers.size() >= CAPACITY || bytes.get() + weight > CAPACITY_BYTES) {
-                answers.clear();
-                bytes.set(0);
-            }
-            if (answers.putIfAbsent(key, answer) == null) {
-                bytes.addAndGet(weight);
-            }
         }
     }
 

@@ -114,16 +114,21 @@ class LastAppliedBaseTest {
         return CompositeRequest.read(Fixtures.bytes("captured/v1.5.14-webapp-sync-observed.request.json")).children().entries();
     }
 
+    /** A fitting that counts its calls and marks what it answers. */
+    private static Supplier<ObjectNode> countedFit(ObjectNode desired, AtomicInteger calls) {
+        return () -> {
+            calls.incrementAndGet();
+            return desired.deepCopy().put("fitted", true);
+        };
+    }
+
     @Test
     void aFittedAnswerIsKeptForTheSameChildAndTheSameObservedBytes() {
         Fits fits = new Fits();
         ObjectNode desired = service("shop", "web");
         TypedKey key = key(Service.class, desired, "shop");
         AtomicInteger fitted = new AtomicInteger();
-        Supplier<ObjectNode> fit = () -> {
-            fitted.incrementAndGet();
-            return desired.deepCopy().put("fitted", true);
-        };
+        Supplier<ObjectNode> fit = countedFit(desired, fitted);
         ObjectNode first = fits.of(key, desired, observed().get(0).bytes(), fit);
         ObjectNode second = fits.of(key, desired.deepCopy(), observed().get(0).bytes(), fit);
         assertEquals(1, fitted.get(), "the same child over the same observed bytes, from another request body, is fitted once");
@@ -140,10 +145,7 @@ class LastAppliedBaseTest {
         ObjectNode desired = service("shop", "web");
         TypedKey key = key(Service.class, desired, "shop");
         AtomicInteger fitted = new AtomicInteger();
-        Supplier<ObjectNode> fit = () -> {
-            fitted.incrementAndGet();
-            return desired.deepCopy().put("fitted", true);
-        };
+        Supplier<ObjectNode> fit = countedFit(desired, fitted);
         List<ObservedObject> observed = observed();
         fits.of(key, desired, observed.get(0).bytes(), fit);
         fits.of(key, desired, observed.get(1).bytes(), fit);
