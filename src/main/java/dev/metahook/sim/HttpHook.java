@@ -77,7 +77,7 @@ public final class HttpHook implements HookClient {
             return new Reply(response.statusCode(), headers, response.body(), elapsed(started), null);
         } catch (HttpConnectTimeoutException e) {
             return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": no connection to "
-                    + url.getHost() + ":" + url.getPort() + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
+                    + where(url) + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
         } catch (HttpTimeoutException e) {
             return new Reply(0, Map.of(), new byte[0], elapsed(started), "timed out after " + request.timeout().orElseThrow().toSeconds() + " s");
         } catch (IOException e) {
@@ -93,7 +93,7 @@ public final class HttpHook implements HookClient {
      * is a {@code ConnectException} with none), so say what failed and where.
      */
     static String failure(IOException e, URI url) {
-        String where = url.getHost() + ":" + (url.getPort() >= 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80);
+        String where = where(url);
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
                 return "no such host " + url.getHost();
@@ -106,6 +106,11 @@ public final class HttpHook implements HookClient {
             return e.getMessage();
         }
         return e.getClass().getSimpleName() + " talking to " + where + (e.getCause() == null ? "" : ": " + e.getCause());
+    }
+
+    /** The host and port a URL connects to. */
+    private static String where(URI url) {
+        return url.getHost() + ":" + (url.getPort() >= 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80);
     }
 
     /**
