@@ -52,12 +52,12 @@ public final class DecoratorSimulator implements Simulator {
     }
 
     /** The object changed in one label or annotation so that the selectors no longer select it, if one change can. */
-    public Optional<DecoratorSelector.Change> unmatched(JsonNode target) {
+    Optional<DecoratorSelector.Change> unmatched(JsonNode target) {
         return selector.unmatched(target);
     }
 
     /** The selectors of the target's type, in words. */
-    public String describeSelector(JsonNode target) {
+    String describeSelector(JsonNode target) {
         return selector.describe(target);
     }
 
