@@ -91,10 +91,14 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         return set.getStatus() != null && Integer.valueOf(replicas).equals(set.getStatus().getAvailableReplicas());
     }
 
-    /** Asked for no replicas and running none (a count the status leaves out is zero, as the API server means it). */
+    /**
+     * Asked for no replicas and reporting none, as the original reads it: a status without
+     * {@code replicas} (the ReplicaSet controller has not written one yet) is not a count of zero, so
+     * the rollout waits for it.
+     */
     private static boolean scaledDown(ReplicaSet set) {
         return Integer.valueOf(0).equals(set.getSpec().getReplicas())
-                && set.getStatus() != null && (set.getStatus().getReplicas() == null || set.getStatus().getReplicas() == 0);
+                && set.getStatus() != null && Integer.valueOf(0).equals(set.getStatus().getReplicas());
     }
 
     private static String other(String color) {
@@ -145,6 +149,10 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         Service service = spec.service();
         if (service == null || service.getMetadata() == null || service.getMetadata().getName() == null || service.getSpec() == null) {
             throw new TerminalException("InvalidSpec", "spec.service: metadata.name and spec are required");
+        }
+        if (service.getSpec().getSelector() == null || service.getSpec().getSelector().isEmpty()) {
+            // the color alone would select every blue (or green) pod in the namespace, of any app
+            throw new TerminalException("InvalidSpec", "spec.service.spec.selector: is required");
         }
         return spec;
     }
