@@ -216,6 +216,27 @@ class BlueGreenOriginalTest {
                 "InvalidSpec", answer, NAMESPACE);
     }
 
+    // Odd spec: `selector: {}`. The original writes a Service selecting {color: blue} alone; the port stalls instead
+    // (docs/examples.md), as that would send the Service's traffic to every blue pod in the namespace.
+    @Test
+    void anEmptyServiceSelectorChangesNothing() {
+        ObjectNode parent = parent(ONE);
+        ((ObjectNode) parent.at("/spec/service/spec")).putObject("selector");
+        Answer answer = call(V1, parent, service("blue"), observed(replicaSet("blue", 3, ONE), 3, 3), observed(replicaSet("green", 0, ONE), 0, 0));
+        assertStalledKeepingEverything(List.of(service("blue"), replicaSet("blue", 3, ONE), replicaSet("green", 0, ONE)),
+                "InvalidSpec", answer, NAMESPACE);
+    }
+
+    // An observed Service whose selector has a color other than green: the original would take that "color" as the
+    // active one and name ReplicaSets after it; the port reads it as blue (docs/examples.md).
+    @Test
+    void anObservedServiceOfAnotherColorIsReadAsBlue() {
+        ObjectNode red = service("red");
+        Answer answer = call(V1, parent(ONE), red, observed(replicaSet("blue", 3, ONE), 3, 3), observed(replicaSet("green", 0, ONE), 0, 0));
+        assertChildren(List.of(service("blue"), replicaSet("blue", 3, ONE), replicaSet("green", 0, ONE)), answer, NAMESPACE);
+        assertStatus(Map.of("activeColor", text("blue")), answer);
+    }
+
     // Odd spec: without spec.selector, `rs.spec.selector.matchLabels` throws on null and the original answers 500. So does
     // the port: Metacontroller cannot match children to a parent without a selector (it aborts such a sync), and the
     // guards refuse the answer, naming the rule. Nothing changes either way.

@@ -149,6 +149,16 @@ class ServicePerPodOriginalTest {
         assertChildren(List.of(service(0, "pod-name", 80, 8080)), answer, NAMESPACE);
     }
 
+    // No spec.replicas: the Jsonnet fails on `statefulset.spec.replicas - 1`; the port reads 1, as the API server
+    // defaults a StatefulSet's replicas (docs/examples.md), and answers the one Service.
+    @Test
+    void aStatefulSetWithoutReplicasIsReadAsTheApiServerDefaultsIt() {
+        ObjectNode target = statefulSet(3, "80:8080");
+        target.with("spec").remove("replicas");
+        Answer answer = sync(V1, target);
+        assertChildren(services(1, "pod-name", 80, 8080), answer, NAMESPACE);
+    }
+
     // sync-pod-name-label: labels {[annotation]: metadata.name}, nothing else.
     @Test
     void aPodIsLabelledWithItsName() {
