@@ -21,7 +21,9 @@ import java.util.Optional;
  * runs the current template the inactive one is scaled to zero; when the inactive one runs it, it is
  * scaled up, and once all its replicas are available the Service switches to it; when neither does, a
  * new rollout starts on the inactive one, but only after it has scaled down to zero. Like the
- * original, a change of {@code spec.replicas} alone does not resize the active ReplicaSet.
+ * original, a change of {@code spec.replicas} alone does not resize the active ReplicaSet. Unlike it,
+ * a {@code spec.service} without a selector is an invalid spec rather than a Service that selects
+ * by color alone (every pod of that color in the namespace).
  */
 public final class BlueGreenController implements CompositeController<BlueGreenDeployment, Status> {
     static final String COLOR = "color";
