@@ -6,6 +6,7 @@ import static dev.metahook.examples.OriginalAnswers.assertStatus;
 import static dev.metahook.examples.OriginalAnswers.json;
 import static dev.metahook.examples.OriginalAnswers.object;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -204,6 +205,18 @@ class CatSetOriginalTest {
         assertChildren(with(claims(0, 1, 2), pod(0), pod(1)), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(3), "readyReplicas", number(0)), answer);
         assertOrder("nginx-backend-1", "nginx-backend-0");
+    }
+
+    // Deliberate difference: finalize without a template. The original fails rendering the pods it keeps (500), so the
+    // CatSet is never deleted; the port scales down all the same, keeping the pods that stay as last applied.
+    @Test
+    void finalizeWithoutATemplateStillScalesDown() {
+        ObjectNode parent = parent();
+        parent.with("spec").remove("template");
+        Answer answer = finalize(V1, parent, ready(pod(0)), ready(pod(1)), claim(0), claim(1), claim(2));
+        assertChildren(with(claims(0, 1, 2), pod(0)), answer, NAMESPACE);
+        assertEquals(false, OriginalAnswers.body(answer).path("finalized").asBoolean(true));
+        assertTrue(finalize(V1, parent, claim(0), claim(1), claim(2)).finalized(), "done once no pod is left");
     }
 
     // Finalize without spec.replicas: the same scale-down, the pods rendered from the template.
