@@ -252,6 +252,15 @@ class BlueGreenOriginalTest {
         assertTrue(answer.violations().stream().allMatch(violation -> violation.startsWith("selector: ")), answer::toString);
     }
 
+    // Finalize: the original registers no finalize hook (bluegreen-controller.yaml), so Metacontroller never sends one
+    // and the ReplicaSets and Service go with the parent by garbage collection. The port has none either: a finalize
+    // call is refused rather than answered as a sync.
+    @Test
+    void thereIsNoFinalizeHook() {
+        Answer answer = V1.finalize(object(parent(ONE))).observing(object(service("blue"))).call();
+        assertTrue(answer.code() >= 400 && answer.code() < 500, answer::toString);
+    }
+
     private static Answer call(HookTester tester, ObjectNode parent, ObjectNode... observed) {
         HookCall call = tester.sync(object(parent));
         for (ObjectNode child : observed) {
