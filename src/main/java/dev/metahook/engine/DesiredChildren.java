@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Result;
 import dev.metahook.contract.Breach;
-import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ final class DesiredChildren {
         }
         List<Breach> notObjects = new ArrayList<>();
         for (HasMetadata child : result.objects()) {
-            JsonNode tree = Json.tree(child);
+            JsonNode tree = Encoding.tree(child);
             if (tree instanceof ObjectNode object) {
                 children.add(LastAppliedBase.fit(withNamespace(object, parentNamespace), child.getClass(), observed, parentNamespace));
             } else {
