@@ -32,7 +32,7 @@ final class CompositeHooks {
         HookContext context = context(request.controller(), request.parent(), request.children(), request.related(), "children",
                 "childResources", hook, finalizing, clock);
         var typed = TypedObjects.read(request.parent(), registration.type(), "parent", readsRawStatus(registration));
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
+        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();

@@ -31,7 +31,7 @@ final class DecoratorHooks {
         HookContext context = CompositeHooks.context(request.controller(), request.target(), request.attachments(), request.related(),
                 "attachments", "attachments", hook, finalizing, clock);
         var typed = TypedObjects.read(request.target(), registration.type(), "object", CompositeHooks.readsRawStatus(registration));
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
+        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved());
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();

@@ -46,8 +46,13 @@ final class TypedObjects {
         }
     }
 
-    /** A parent read as its type; {@code invalid} says why its spec, or its status, had to be left out. */
-    record Typed<T>(T object, TerminalException invalid) {
+    /** A parent read as its type, with why its spec, or its status, had to be left out (null when they were read). */
+    record Typed<T>(T object, TerminalException invalidSpec, TerminalException invalidStatus) {
+
+        /** Why the parent cannot be synced: its spec first. */
+        TerminalException invalid() {
+            return invalidSpec != null ? invalidSpec : invalidStatus;
+        }
     }
 
     /**
@@ -63,7 +68,7 @@ final class TypedObjects {
         TerminalException status = null;
         for (int attempt = 0; ; attempt++) {
             try {
-                return new Typed<>(convert(tree, type), spec != null ? spec : status);
+                return new Typed<>(convert(tree, type), spec, status);
             } catch (JsonMappingException e) {
                 String path = path(e);
                 String top = path.split("[.\\[]", 2)[0];

@@ -12,6 +12,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Conditions;
 import dev.metahook.api.Context;
@@ -94,6 +96,15 @@ class ControllerMeaningTest {
     static final class RawTracker extends Tracker implements RawStatusReader {
     }
 
+    /** Lets the parent go at once: what it would do, status unseen, for work it believes never started. */
+    static final class Finisher extends Tracker implements Cleaner<Tracked, Tracked.Status> {
+        @Override
+        public Cleanup<Tracked.Status> cleanup(Tracked parent, Context context) {
+            seen.set(parent);
+            return Cleanup.done();
+        }
+    }
+
     private static final Tracker STRICT = new Tracker();
     private static final RawTracker RAW = new RawTracker();
 
@@ -102,6 +113,7 @@ class ControllerMeaningTest {
             .composite("pods", Widget.class, new HighestFirst())
             .composite("tracked", Tracked.class, STRICT)
             .composite("raw", Tracked.class, RAW)
+            .composite("finisher", Tracked.class, new Finisher())
             .build());
 
     @Test
@@ -144,6 +156,18 @@ class ControllerMeaningTest {
         assertTrue(log.list.stream().anyMatch(event -> event.getLevel() == Level.WARN
                 && event.getFormattedMessage().contains("Widget default/job") && event.getFormattedMessage().contains("/status/completed")),
                 "logged at WARN: " + log.list);
+    }
+
+    @Test
+    void aFinalizeWithAStatusThatDoesNotFitDoesNotFinalize() {
+        ObjectNode parent = Requests.widget("job", 1, "hi");
+        parent.with("metadata").put("deletionTimestamp", "2026-11-29T16:00:00Z");
+        parent.putObject("status").putArray("completed").add(1).add(2);
+        ObjectNode request = Requests.sync(parent, List.of(Requests.observedConfigMap("work-3", 1, "hi")), true);
+        JsonNode answer = Json.parse(SERVER.post("/finisher/finalize", Requests.bytes(request)).statusCode(200).extract().asByteArray());
+        assertFalse(answer.path("finalized").asBoolean(true), answer.toString());
+        assertEquals(List.of("work-3"), names(answer.get("children")));
+        assertEquals("InvalidStatus", answer.at("/status/conditions/2/reason").asText());
     }
 
     @Test
