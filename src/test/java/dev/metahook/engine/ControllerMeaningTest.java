@@ -31,6 +31,8 @@ import dev.metahook.wire.Json;
 import dev.metahook.wire.LastAppliedConfiguration;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
@@ -208,6 +210,12 @@ class ControllerMeaningTest {
         Role some = new RoleBuilder().withNewMetadata().withName("reader").endMetadata()
                 .withRules(new PolicyRuleBuilder().withApiGroups("").withResources("pods").withVerbs("get").build()).build();
         assertEquals(1, Encoding.tree(some).get("rules").size());
+        Container plain = new ContainerBuilder().withName("app").withImage("app:1").build();
+        plain.setArgs(Explicit.emptyList());
+        plain.setEnv(List.of());
+        JsonNode container = Encoding.tree(plain);
+        assertEquals("[]", container.get("args").toString(), "a list of strings too");
+        assertFalse(container.has("env"));
     }
 
     /**
