@@ -59,10 +59,11 @@ final class TypedObjects {
      * Reads the parent as its type. A spec that cannot be read is left out and reported as an invalid
      * spec; a status that cannot be read likewise, as an invalid status (never dropped silently: a
      * controller that keeps its progress in the status would start again), unless the controller
-     * reads the status raw ({@link RawStatusReader}): then the parent comes without it. When both
-     * fail the spec is reported. Metadata that cannot be read makes a bad request.
+     * reads the status raw ({@link RawStatusReader}) or the hook must not depend on it (customize):
+     * then {@code leaveOutStatus} and the parent comes without it. When both fail the spec is
+     * reported. Metadata that cannot be read makes a bad request.
      */
-    static <T> Typed<T> read(JsonNode parent, Class<T> type, String field, boolean rawStatus) {
+    static <T> Typed<T> read(JsonNode parent, Class<T> type, String field, boolean leaveOutStatus) {
         ObjectNode tree = (ObjectNode) parent;
         TerminalException spec = null;
         TerminalException status = null;
@@ -77,7 +78,7 @@ final class TypedObjects {
                             "/" + field + ": cannot be read as " + type.getSimpleName() + ": " + e.getOriginalMessage());
                 }
                 if (top.equals("status")) {
-                    status = unreadableStatus(parent, type, e, rawStatus);
+                    status = unreadableStatus(parent, type, e, leaveOutStatus);
                 } else if (spec == null) {
                     spec = new TerminalException("InvalidSpec", path + ": " + expected(e) + ", got " + got(tree, e));
                 }
@@ -90,14 +91,14 @@ final class TypedObjects {
     }
 
     /** The stored status does not fit: terminal, and logged, unless the controller reads it raw. */
-    private static TerminalException unreadableStatus(JsonNode parent, Class<?> type, JsonMappingException e, boolean rawStatus) {
+    private static TerminalException unreadableStatus(JsonNode parent, Class<?> type, JsonMappingException e, boolean leaveOut) {
         String pointer = pointer(e);
         String what = pointer + ": " + expected(e) + ", got " + got(parent, e);
         String namespace = parent.path("metadata").path("namespace").asText("");
         String who = parent.path("kind").asText() + " " + (namespace.isEmpty() ? "" : namespace + "/")
                 + parent.path("metadata").path("name").asText();
-        if (rawStatus) {
-            LOG.debug("{}: the status does not fit {} ({}); the controller reads it raw", who, type.getSimpleName(), what);
+        if (leaveOut) {
+            LOG.debug("{}: the status does not fit {} ({}); left out of the typed parent", who, type.getSimpleName(), what);
             return null;
         }
         LOG.warn("{}: the stored status does not fit {}: {}; stalled, every child kept", who, type.getSimpleName(), what);
