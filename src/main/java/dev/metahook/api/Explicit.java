@@ -10,9 +10,12 @@ import java.util.Set;
 /**
  * An empty list or map that is written to the wire as {@code []} or {@code {}}. fabric8's models
  * leave every empty list and map out of their JSON, and their constructors and builders start every
- * one empty, so an empty field usually means "not set": Metacontroller's three-way merge then leaves
- * what the object has there. An explicit empty is another write: it replaces what is there (the
- * rules of a Role, the data of a ConfigMap) with nothing. Set one on the model object itself:
+ * one empty, so an empty field usually means "not set". Under Metacontroller's three-way merge a
+ * missing field is removed if the last answer had it and left as it is otherwise (someone else's
+ * value stays); an explicit empty is another write: {@code []} replaces a list without a merge key
+ * (the rules of a Role) whoever wrote it, {@code {}} removes from a map the keys the last answer
+ * had and keeps the others'. A CRD schema's default fills a missing field, not an empty one. Set
+ * one on the model object itself:
  *
  * <pre>{@code
  * Role role = new RoleBuilder().withNewMetadata().withName("reader").endMetadata().build();
