@@ -341,9 +341,10 @@ class CheckCommandTest {
         Result fixed = run(List.of("--controller", "metacontroller/database-controller.yaml", "--request", healed));
         assertEquals(0, fixed.exit(), fixed.output());
 
+        // The drain puts back the claim template's null the API server stores, so even the annotation 0.1.0 wrote without it heals.
         Result asCaptured = run(List.of("--controller", "metacontroller/database-controller.yaml",
                 "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
-        reports(asCaptured, "needless-update");
+        assertEquals(0, asCaptured.exit(), asCaptured.output());
     }
 
     /** The well-behaved answer with a second ConfigMap, the two listed in another order on every other call. */
