@@ -22,7 +22,6 @@ import dev.metahook.wire.Json;
 import dev.metahook.wire.ResponseCheck;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -110,7 +109,6 @@ class CatSetTest {
      * engine item 1); on main's engine, which sorts them by name, it fails. The controller's own order is
      * asserted meanwhile by CatSetOriginalTest.
      */
-    @Disabled("needs the engine to keep the controller's order of children (issue 24)")
     @Test
     void theAnswerListsThePodsHighestOrdinalFirstAsRollingRecreateRollsThem() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
