@@ -219,6 +219,15 @@ class WebAppTest {
     }
 
     @Test
+    void anEmptyEnvironmentValueIsAnsweredAsTheApiServerStoresIt() {
+        WebApp webApp = webApp();
+        Object env = List.of(Map.of("name", "QUIET", "value", ""), Map.of("name", "GREETING", "value", "hi"));
+        JsonNode container = child(sync(withSpec(webApp, "env", env), List.of()), "Deployment", "hello")
+                .at("/spec/template/spec/containers/0");
+        assertEquals(json("[{'name':'QUIET'},{'name':'GREETING','value':'hi'}]"), container.get("env"));
+    }
+
+    @Test
     void deletesLeftoverChildren() {
         WebApp webApp = webApp();
         List<HasMetadata> observed = running(webApp, "{}");

@@ -2,6 +2,7 @@ package dev.metahook.controllers.webapp;
 
 import dev.metahook.api.TerminalException;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.HashSet;
 import java.util.List;
@@ -27,7 +28,7 @@ record DesiredApp(String image, int replicas, int port, List<EnvVar> env, Resour
         int port = within("spec.port", spec.port(), 8080, 1, 65535);
         List<EnvVar> env = spec.env() == null ? List.of() : spec.env();
         checkEnv(env);
-        return new DesiredApp(image, replicas, port, env, spec.resources());
+        return new DesiredApp(image, replicas, port, env.stream().map(DesiredApp::asStored).toList(), spec.resources());
     }
 
     boolean hasResources() {
@@ -55,6 +56,14 @@ record DesiredApp(String image, int replicas, int port, List<EnvVar> env, Resour
                 throw invalid("spec.env[" + i + "].name: " + name + " appears twice");
             }
         }
+    }
+
+    /**
+     * The variable as the API server stores it in a Deployment: an empty {@code value} is left out
+     * (the field is {@code omitempty}), so answering it would be a change on every sync.
+     */
+    private static EnvVar asStored(EnvVar var) {
+        return "".equals(var.getValue()) ? new EnvVarBuilder(var).withValue(null).build() : var;
     }
 
     private static TerminalException invalid(String message) {
