@@ -29,6 +29,10 @@ public final class Checker {
     private final Set<Breach> breaches = new LinkedHashSet<>();
     private final Omissions omissions;
     private int calls;
+    private Rates rates;
+    /** How long a parent is watched at rest, and while stalled. */
+    private static final java.time.Duration REST = java.time.Duration.ofMinutes(5);
+    private static final int MAX_IDLE_PASSES = 2000;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
         this.spec = spec;
@@ -38,10 +42,29 @@ public final class Checker {
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
-    /** What a check found, and how many hook calls it took. */
-    public record Report(List<Breach> breaches, int calls) {
+    /**
+     * What a check found, how many hook calls it took, and how often the hook is called per
+     * simulated minute at rest (after convergence, nothing changing) and while stalled (pods that
+     * never become ready, Jobs that keep failing), with what the stalled parent was doing.
+     */
+    public record Report(List<Breach> breaches, int calls, Rates rates) {
+        public Report(List<Breach> breaches, int calls) {
+            this(breaches, calls, null);
+        }
+
         public boolean clean() {
             return breaches.isEmpty();
+        }
+    }
+
+    /**
+     * Sync and finalize calls in the busiest simulated minute at rest and while stalled;
+     * {@code stalledDoing} says what the parent was doing while stalled.
+     */
+    public record Rates(int atRest, int stalled, String stalledDoing) {
+        @Override
+        public String toString() {
+            return "calls per simulated minute: " + atRest + " at rest, " + stalled + " while stalled (" + stalledDoing + ")";
         }
     }
 
@@ -83,6 +106,11 @@ public final class Checker {
 
     private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
         converge(simulation, ref, true, "converge");
+        Simulation stalled = simulation.store() instanceof ObjectStore ? simulation.fork(true) : null;
+        Simulation.Run resting = simulation.idle(ref, REST, MAX_IDLE_PASSES);
+        resting.passes().forEach(pass -> inspect(pass, "at rest"));
+        int atRest = resting.busiestMinute();
+        rates = stalled == null ? null : stalled(stalled, ref, updatedParent, atRest);
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
             omissions.clear();
@@ -90,7 +118,14 @@ public final class Checker {
         }).ifPresent(breaches::add);
         if (updatedParent != null) {
             simulation.edit(updatedParent);
-            converge(simulation, ref, true, "spec change");
+            simulation.writer().arm();
+            int conflictsBefore = conflicts(simulation);
+            Simulation.Run changed = converge(simulation, ref, true, "spec change");
+            if (conflicts(simulation) > conflictsBefore && !changed.converged()) {
+                breaches.add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
+                        + simulation.writer().written() + " while the hook answered), the hook did not converge"
+                        + changeOf(changed)));
+            }
         }
         simulation.delete(ref);
         finalize(simulation, ref);
@@ -110,7 +145,45 @@ public final class Checker {
         if (spec.hooks().containsKey("customize")) {
             breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
         }
-        return new Report(List.copyOf(breaches), calls + RelatedChecks.answeredCalls(simulation.simulator().customize()));
+        return new Report(List.copyOf(breaches), calls + RelatedChecks.answeredCalls(simulation.simulator().customize()), rates);
+    }
+
+    /**
+     * The same cluster with broken workloads (pods never ready, Jobs failing): the spec change, if
+     * any, then the deletion, each given {@link #REST} of simulated time; the busier rate counts.
+     */
+    private static Rates stalled(Simulation stalled, ObjectRef ref, JsonNode updatedParent, int atRest) {
+        int rate = 0;
+        String doing = "nothing to wait for";
+        if (updatedParent != null) {
+            stalled.edit(updatedParent);
+            rate = stalled.idle(ref, REST, MAX_IDLE_PASSES).busiestMinute();
+            doing = "after the spec change";
+        }
+        stalled.delete(ref);
+        int deleting = stalled.idle(ref, REST, MAX_IDLE_PASSES).busiestMinute();
+        if (deleting >= rate) {
+            rate = deleting;
+            doing = "deleting";
+        }
+        return new Rates(atRest, rate, doing + ", pods never ready and Jobs failing");
+    }
+
+    private static int conflicts(Simulation simulation) {
+        return (int) simulation.history().stream().filter(pass -> pass.error() != null
+                && pass.error().contains("the object has been modified")).count();
+    }
+
+    /** After a rollout, the parent's Updated condition must say it reached the latest revision. */
+    private void rollout(Simulation simulation, ObjectRef ref, String step) {
+        simulation.store().get(ref).ifPresent(parent -> {
+            for (JsonNode condition : parent.path("status").path("conditions")) {
+                if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
+                    breaches.add(new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
+                            + " parent's Updated condition is " + condition.path("reason").asText() + ": " + condition.path("message").asText()));
+                }
+            }
+        });
     }
 
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
@@ -122,6 +195,9 @@ public final class Checker {
             breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
                     + changeOf(run)));
         }
+        if (run.converged() && settle && !step.equals("delete")) {
+            rollout(simulation, ref, step);
+        }
         return run;
     }
 
@@ -130,9 +206,11 @@ public final class Checker {
             return;
         }
         breaches.addAll(needless(pass, step));
-        calls++;
+        calls += Math.max(1, pass.calls().size());
         JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
-        breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout()));
+        for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
+            breaches.addAll(CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()));
+        }
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
                 && pass.error().startsWith("labels")) {
             breaches.add(new Breach("selector", pass.error()));

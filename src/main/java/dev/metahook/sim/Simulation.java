@@ -125,9 +125,22 @@ public final class Simulation {
     }
 
     /** How a run of passes ended. */
-    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took) {
+    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took, List<Instant> times) {
         public Run(List<CompositeSimulator.Pass> passes, boolean converged) {
-            this(passes, converged, Duration.ZERO);
+            this(passes, converged, Duration.ZERO, List.of());
+        }
+
+        /** The most sync and finalize calls that fell in one simulated minute of the run. */
+        public int busiestMinute() {
+            int most = 0;
+            for (int first = 0; first < times.size(); first++) {
+                int calls = 0;
+                for (int i = first; i < times.size() && times.get(i).isBefore(times.get(first).plus(Duration.ofMinutes(1))); i++) {
+                    calls += passes.get(i).calls().size();
+                }
+                most = Math.max(most, calls);
+            }
+            return most;
         }
 
         public CompositeSimulator.Pass last() {
@@ -156,13 +169,13 @@ public final class Simulation {
         while (passes.size() < maxPasses * 10) {
             if (queue.queued()) {
                 if (quiet >= maxPasses) {
-                    return new Run(passes, false, Duration.between(start, clock.instant()));
+                    return run(passes, false, start);
                 }
                 CompositeSimulator.Pass pass = sync(parent);
                 passes.add(pass);
                 quiet++;
                 if (pass.outcome() == CompositeSimulator.Outcome.PARENT_GONE) {
-                    return new Run(passes, true, Duration.between(start, clock.instant()));
+                    return run(passes, true, start);
                 }
                 continue;
             }
@@ -170,7 +183,7 @@ public final class Simulation {
             Optional<Instant> retry = queue.retry();
             if (workload.isEmpty() && retry.isEmpty()) {
                 boolean applied = passes.get(passes.size() - 1).outcome() == CompositeSimulator.Outcome.APPLIED;
-                return new Run(passes, applied, Duration.between(start, clock.instant()));
+                return run(passes, applied, start);
             }
             if (workload.isPresent() && (retry.isEmpty() || !retry.get().isBefore(workload.get()))) {
                 clock.advanceTo(workload.get());
@@ -183,7 +196,7 @@ public final class Simulation {
             }
             queue.fire(clock.instant());
         }
-        return new Run(passes, false, Duration.between(start, clock.instant()));
+        return run(passes, false, start);
     }
 
     /**
@@ -211,7 +224,7 @@ public final class Simulation {
             }
             if (next.isEmpty() || next.get().isAfter(end)) {
                 clock.advanceTo(end);
-                return new Run(passes, true, span);
+                return run(passes, true, start);
             }
             clock.advanceTo(next.get());
             if (workload.isPresent() && !workload.get().isAfter(clock.instant()) && workloads.step(store)) {
@@ -219,7 +232,13 @@ public final class Simulation {
             }
             queue.fire(clock.instant());
         }
-        return new Run(passes, false, Duration.between(start, clock.instant()));
+        return run(passes, false, start);
+    }
+
+    private Run run(List<CompositeSimulator.Pass> passes, boolean converged, Instant start) {
+        List<Instant> all = times();
+        return new Run(List.copyOf(passes), converged, Duration.between(start, clock.instant()),
+                List.copyOf(all.subList(all.size() - passes.size(), all.size())));
     }
 
     /** One sync as a worker runs it, and what it leaves in the queue: its own writes are events, a failure is retried. */

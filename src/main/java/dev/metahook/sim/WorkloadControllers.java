@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * Plays the cluster's other controllers and the kubelet, one step at a time, through the states the
  * API server really shows: a workload's {@code observedGeneration} first, then one pod more per step
- * (created, then ready a step later), old pods going as new ones become ready; a Pod is Pending when
+ * (created, then ready a step later; a StatefulSet one ordinal at a time, the highest going first when
+ * it scales down), old pods going as new ones become ready; a Pod is Pending when
  * created and Running and Ready a step later; a Job is active, then complete. Status only, in the
  * fields and forms the real controllers write them ({@code replicas: 0} of a StatefulSet or
  * ReplicaSet included, a Deployment's zero counts left out). In a broken cluster pods never become
@@ -189,17 +190,17 @@ public final class WorkloadControllers {
                 updateRevision = revision;
                 updated = currentRevision.equals(revision) ? replicas : 0;
             }
+        } else if (replicas > wanted) {
+            replicas--;
+            ready = Math.min(ready, replicas);
+            updated = Math.min(updated, replicas);
+            current = Math.min(current, replicas);
         } else if (ready < replicas) {
             ready = broken ? ready : ready + 1;
         } else if (replicas < wanted) {
             replicas++;
             updated++;
             current += currentRevision.equals(updateRevision) ? 1 : 0;
-        } else if (replicas > wanted) {
-            replicas--;
-            ready = Math.min(ready, replicas);
-            updated = Math.min(updated, replicas);
-            current = Math.min(current, replicas);
         } else if (updated < replicas) {
             ready--;
             updated++;
