@@ -32,7 +32,7 @@ public final class Checker {
     private Rates rates;
     /** How long a parent is watched at rest, and while stalled. */
     private static final java.time.Duration REST = java.time.Duration.ofMinutes(5);
-    private static final int MAX_IDLE_PASSES = 2000;
+    private static final int MAX_IDLE_PASSES = 500;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
         this.spec = spec;
@@ -105,12 +105,13 @@ public final class Checker {
     }
 
     private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
-        converge(simulation, ref, true, "converge");
-        Simulation stalled = simulation.store() instanceof ObjectStore ? simulation.fork(true) : null;
-        Simulation.Run resting = simulation.idle(ref, REST, MAX_IDLE_PASSES);
-        resting.passes().forEach(pass -> inspect(pass, "at rest"));
-        int atRest = resting.busiestMinute();
-        rates = stalled == null ? null : stalled(stalled, ref, updatedParent, atRest);
+        Simulation.Run converged = converge(simulation, ref, true, "converge");
+        if (converged.converged() && simulation.store() instanceof ObjectStore) {
+            Simulation stalled = simulation.fork(true);
+            Simulation.Run resting = simulation.idle(ref, REST, MAX_IDLE_PASSES);
+            resting.passes().forEach(pass -> inspect(pass, "at rest"));
+            rates = stalled(stalled, ref, updatedParent, resting.busiestMinute());
+        }
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
             omissions.clear();

@@ -130,6 +130,7 @@ public final class CompositeSimulator implements Simulator {
         if (rolling && !(deleting && !(spec.hasFinalize() && hasFinalizer(parent)))) {
             return syncRevisions(parentRef, parent);
         }
+        List<ObjectNode> seen = observed(parent);
         HookCall call = call(parent);
         if (call.reply().status() == 429) {
             return new Pass(Outcome.RETRY_LATER, call, retryAfter(call.reply().header("Retry-After")), null, false, null);
@@ -137,7 +138,7 @@ public final class CompositeSimulator implements Simulator {
         if (!call.succeeded()) {
             return new Pass(Outcome.FAILED, call, null, null, false, failure(call));
         }
-        return apply(parentRef, parent, call);
+        return apply(parentRef, parent, call, seen);
     }
 
     /**
@@ -195,15 +196,19 @@ public final class CompositeSimulator implements Simulator {
         return store.get(parentRef).orElse(parent);
     }
 
-    private Pass apply(ObjectRef parentRef, ObjectNode parent, HookCall call) {
+    private Pass apply(ObjectRef parentRef, ObjectNode parent, HookCall call, List<ObjectNode> seen) {
         JsonNode response = call.response();
-        return apply(parentRef, parent, List.of(call), desiredChildren(parent, response.path("children")), response.get("status"),
+        return apply(parentRef, parent, seen, List.of(call), desiredChildren(parent, response.path("children")), response.get("status"),
                 seconds(response.get("resyncAfterSeconds")), response.path("finalized").asBoolean(false));
     }
 
-    /** The answer (of every revision, aggregated) applied: resync, finalizer, selector check, children, status. */
-    private Pass apply(ObjectRef parentRef, ObjectNode parent, List<HookCall> calls, List<ObjectNode> desired, JsonNode status,
-                       Duration resync, boolean finalized) {
+    /**
+     * The answer (of every revision, aggregated) applied to the children as they were observed before
+     * the call (another writer may have changed them since: Metacontroller's update then meets a 409):
+     * resync, finalizer, selector check, children, status.
+     */
+    private Pass apply(ObjectRef parentRef, ObjectNode parent, List<ObjectNode> seen, List<HookCall> calls, List<ObjectNode> desired,
+                       JsonNode status, Duration resync, boolean finalized) {
         HookCall call = calls.get(0);
         boolean hadFinalizer = hasFinalizer(parent);
         if (finalized) {
@@ -223,7 +228,7 @@ public final class CompositeSimulator implements Simulator {
         String manageError = null;
         if (!deleting || hadFinalizer && !finalized) {
             try {
-                updates = apply.manage(parent, observed(parent), desired);
+                updates = apply.manage(parent, seen, desired);
             } catch (Conflict conflict) {
                 manageError = "can't reconcile children for " + parent.path("kind").asText() + " " + ObjectRef.of(parent).namespace()
                         + "/" + ObjectRef.of(parent).name() + ": " + conflict.getMessage();
@@ -258,6 +263,7 @@ public final class CompositeSimulator implements Simulator {
             }
         }
         owners.add(0, latestRevision != null ? latestRevision : revisions.create(parent, latestPatch));
+        List<ObjectNode> seen = observed(parent);
         List<HookCall> calls = new ArrayList<>();
         for (ObjectNode revisionParent : parents) {
             HookCall call = call(revisionParent, related);
@@ -278,7 +284,7 @@ public final class CompositeSimulator implements Simulator {
         RollingUpdate rolling = new RollingUpdate(RollingUpdate.strategies(spec, kinds));
         ObjectNode status;
         try {
-            status = RollingUpdate.withCondition(calls.get(0).response().get("status"), rolling.roll(revisioned, observed(parent)));
+            status = RollingUpdate.withCondition(calls.get(0).response().get("status"), rolling.roll(revisioned, seen));
         } catch (IllegalArgumentException e) {
             return new Pass(Outcome.FAILED, calls.get(0), null, null, false, e.getMessage(), List.of(), calls);
         }
@@ -291,7 +297,7 @@ public final class CompositeSimulator implements Simulator {
             resync = after != null && (resync == null || after.compareTo(resync) < 0) ? after : resync;
             finalized &= call.response().path("finalized").asBoolean(false);
         }
-        return apply(parentRef, parent, calls, RollingUpdate.desired(revisioned), status, resync, finalized);
+        return apply(parentRef, parent, seen, calls, RollingUpdate.desired(revisioned), status, resync, finalized);
     }
 
     /** The children of an answer as Metacontroller applies them: the parent's namespace, the controller-uid label. */

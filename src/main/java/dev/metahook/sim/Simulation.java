@@ -18,6 +18,8 @@ import java.util.Optional;
  * resync. Nothing sleeps: the clock jumps to the next event.
  */
 public final class Simulation {
+    /** Syncs in a row at one simulated instant after which {@link #idle} gives up: they only cause each other. */
+    static final int SAME_INSTANT = 20;
     private final VirtualClock clock;
     private final Cluster store;
     private final ConcurrentWriter writer;
@@ -202,14 +204,22 @@ public final class Simulation {
     /**
      * Lets {@code span} of simulated time go by with nothing changed from outside: the workloads keep
      * stepping, and every sync that falls due runs (resyncs, retries, the events they cause). At most
-     * {@code maxPasses} passes; the run says whether the span ended before that.
+     * {@code maxPasses} passes, and at most {@link #SAME_INSTANT} in a row at one instant (syncs that
+     * keep causing themselves: a hot loop); the run says whether the span ended first.
      */
     public Run idle(ObjectRef parent, Duration span, int maxPasses) {
         Instant start = clock.instant();
         Instant end = start.plus(span);
         List<CompositeSimulator.Pass> passes = new ArrayList<>();
+        int sameInstant = 0;
+        Instant last = null;
         while (passes.size() < maxPasses) {
             if (queue.queued()) {
+                sameInstant = clock.instant().equals(last) ? sameInstant + 1 : 0;
+                last = clock.instant();
+                if (sameInstant >= SAME_INSTANT) {
+                    break;
+                }
                 CompositeSimulator.Pass pass = sync(parent);
                 passes.add(pass);
                 if (pass.outcome() == CompositeSimulator.Outcome.PARENT_GONE) {
