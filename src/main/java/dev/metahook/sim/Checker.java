@@ -29,6 +29,7 @@ public final class Checker {
     private final Set<Breach> breaches = new LinkedHashSet<>();
     private final Omissions omissions;
     private int calls;
+    private int stalledCalls;
     private Rates rates;
     /** How long a parent is watched at rest, and while stalled. */
     private static final java.time.Duration REST = java.time.Duration.ofMinutes(5);
@@ -146,23 +147,28 @@ public final class Checker {
         if (spec.hooks().containsKey("customize")) {
             breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
         }
-        return new Report(List.copyOf(breaches), calls + RelatedChecks.answeredCalls(simulation.simulator().customize()), rates);
+        return new Report(List.copyOf(breaches), calls + stalledCalls + RelatedChecks.answeredCalls(simulation.simulator().customize()),
+                rates);
     }
 
     /**
      * The same cluster with broken workloads (pods never ready, Jobs failing): the spec change, if
      * any, then the deletion, each given {@link #REST} of simulated time; the busier rate counts.
      */
-    private static Rates stalled(Simulation stalled, ObjectRef ref, JsonNode updatedParent, int atRest) {
+    private Rates stalled(Simulation stalled, ObjectRef ref, JsonNode updatedParent, int atRest) {
         int rate = 0;
         String doing = "nothing to wait for";
         if (updatedParent != null) {
             stalled.edit(updatedParent);
-            rate = stalled.idle(ref, REST, MAX_IDLE_PASSES).busiestMinute();
+            Simulation.Run changed = stalled.idle(ref, REST, MAX_IDLE_PASSES);
+            stalledCalls += changed.calls();
+            rate = changed.busiestMinute();
             doing = "after the spec change";
         }
         stalled.delete(ref);
-        int deleting = stalled.idle(ref, REST, MAX_IDLE_PASSES).busiestMinute();
+        Simulation.Run teardown = stalled.idle(ref, REST, MAX_IDLE_PASSES);
+        stalledCalls += teardown.calls();
+        int deleting = teardown.busiestMinute();
         if (deleting >= rate) {
             rate = deleting;
             doing = "deleting";
