@@ -202,7 +202,7 @@ public final class Checker {
             breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
                     + changeOf(run)));
         }
-        if (run.converged() && settle && !step.equals("delete")) {
+        if (run.converged() && settle && !step.equals("delete") && RollingUpdate.anyRolling(spec)) {
             rollout(simulation, ref, step);
         }
         return run;

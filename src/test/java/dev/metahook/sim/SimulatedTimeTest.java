@@ -120,6 +120,28 @@ class SimulatedTimeTest {
         assertEquals("1", child.at("/metadata/annotations/sim.metahook.dev~1concurrent-write").asText(), "the other writer's change is kept");
     }
 
+    /** A hook that reacts to the other writer's change by answering something new every time never comes to rest. */
+    @Test
+    void checkReportsAHookThatDoesNotConvergeAfterAConflict() {
+        ObjectNode manifest = (ObjectNode) json("{'apiVersion':'metacontroller.k8s.io/v1alpha1','kind':'CompositeController',"
+                + "'metadata':{'name':'widgets'},'spec':{'generateSelector':true,"
+                + "'parentResource':{'apiVersion':'test.metahook.dev/v1','resource':'widgets'},"
+                + "'childResources':[{'apiVersion':'v1','resource':'configmaps','updateStrategy':{'method':'InPlace'}}],"
+                + "'hooks':{'sync':{'webhook':{'url':'http://hooks/sync'}}}}}");
+        HookClient fighting = (hook, body) -> {
+            JsonNode request = Json.parse(body);
+            JsonNode child = request.at("/children/ConfigMap.v1/w-data");
+            boolean touched = child.at("/metadata/annotations").has(ConcurrentWriter.ANNOTATION);
+            String value = touched ? child.at("/data/value").asText() + "+" : request.at("/parent/spec/data").asText();
+            return reply(200, Map.of(), "{'children':[{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'w-data'},"
+                    + "'data':{'value':'" + value + "'}}]}");
+        };
+        Checker.Report report = new Checker(ControllerSpec.read(manifest), fighting, TestServer.CLOCK, 8).check(widget("one"), widget("two"));
+        List<String> kinds = report.breaches().stream().map(dev.metahook.contract.Breach::kind).distinct().toList();
+        assertTrue(kinds.contains("conflict"), report.breaches().toString());
+        assertTrue(kinds.contains("hot-loop"), report.breaches().toString());
+    }
+
     @Test
     void checkReportsTheCallsPerSimulatedMinuteOfAFailingBackup() {
         HookEngine engine = new HookEngine(Controllers.builder()
