@@ -250,19 +250,9 @@ public final class CompositeSimulator implements Simulator {
             return new Pass(Outcome.FAILED, related.call(), null, null, false, failure(related.call()));
         }
         List<ControllerRevisions.Revision> observedRevisions = revisions.observed(parent);
-        ObjectNode latestPatch = revisions.patch(parent);
-        ControllerRevisions.Revision latestRevision = null;
-        List<ObjectNode> parents = new ArrayList<>(List.of(parent));
-        List<ControllerRevisions.Revision> owners = new ArrayList<>(List.of());
-        for (ControllerRevisions.Revision revision : observedRevisions) {
-            if (revision.object.path("parentPatch").equals(latestPatch)) {
-                latestRevision = new ControllerRevisions.Revision(revision.object.deepCopy());
-            } else {
-                owners.add(new ControllerRevisions.Revision(revision.object.deepCopy()));
-                parents.add(revisions.materialize(parent, revision.object.path("parentPatch")));
-            }
-        }
-        owners.add(0, latestRevision != null ? latestRevision : revisions.create(parent, latestPatch));
+        List<ControllerRevisions.Revision> owners = new ArrayList<>();
+        List<ObjectNode> parents = new ArrayList<>();
+        claim(parent, observedRevisions, owners, parents);
         List<ObjectNode> seen = observed(parent);
         List<HookCall> calls = new ArrayList<>();
         for (ObjectNode revisionParent : parents) {
@@ -298,6 +288,27 @@ public final class CompositeSimulator implements Simulator {
             finalized &= call.response().path("finalized").asBoolean(false);
         }
         return apply(parentRef, parent, seen, calls, RollingUpdate.desired(revisioned), status, resync, finalized);
+    }
+
+    /**
+     * The revisions a sync works with, latest first, and the parent each stands for: the observed
+     * revision whose fields are the parent's (or a new one) with the parent itself, then every other
+     * observed revision with the parent carrying its fields.
+     */
+    private void claim(ObjectNode parent, List<ControllerRevisions.Revision> observed, List<ControllerRevisions.Revision> owners,
+                       List<ObjectNode> parents) {
+        ObjectNode latestPatch = revisions.patch(parent);
+        ControllerRevisions.Revision latest = null;
+        for (ControllerRevisions.Revision revision : observed) {
+            if (revision.object.path("parentPatch").equals(latestPatch)) {
+                latest = new ControllerRevisions.Revision(revision.object.deepCopy());
+            } else {
+                owners.add(new ControllerRevisions.Revision(revision.object.deepCopy()));
+                parents.add(revisions.materialize(parent, revision.object.path("parentPatch")));
+            }
+        }
+        owners.add(0, latest != null ? latest : revisions.create(parent, latestPatch));
+        parents.add(0, parent);
     }
 
     /** The children of an answer as Metacontroller applies them: the parent's namespace, the controller-uid label. */
