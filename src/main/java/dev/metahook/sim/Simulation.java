@@ -31,8 +31,9 @@ public final class Simulation {
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
     private final List<Instant> times = new ArrayList<>();
 
+    /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
-        this(spec, hooks, new VirtualClock(clock.instant()));
+        this(spec, hooks, new VirtualClock(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
     }
 
     private Simulation(ControllerSpec spec, HookClient hooks, VirtualClock clock) {

@@ -174,6 +174,44 @@ class RollingUpdateTest {
                 + " \"False\" (want \"True\")")), stuck.breaches());
     }
 
+    /** RollingInPlace waits for each updated child's controller to observe its new spec before it moves the next. */
+    @Test
+    void rollingInPlaceWaitsForTheObservedGenerationOfEachUpdatedChild() {
+        ObjectNode manifest = (ObjectNode) StoredObjects.json("{'apiVersion':'metacontroller.k8s.io/v1alpha1','kind':'CompositeController',"
+                + "'metadata':{'name':'fleets'},'spec':{'generateSelector':true,'parentResource':{'apiVersion':'test.metahook.dev/v1',"
+                + "'resource':'fleets','revisionHistory':{'fieldPaths':['spec.image']}},'childResources':[{'apiVersion':'apps/v1',"
+                + "'resource':'deployments','updateStrategy':{'method':'RollingInPlace'}}],'hooks':{'sync':{'webhook':{'url':'http://h/s'}}}}}");
+        HookClient fleet = (hook, body) -> {
+            JsonNode request = Json.parse(body);
+            StringBuilder children = new StringBuilder();
+            for (String name : new String[] {"b", "a"}) {
+                children.append(children.length() == 0 ? "" : ",").append("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'")
+                        .append(name).append("'},'spec':{'selector':{'matchLabels':{'app':'").append(name).append("'}},'template':{'metadata':"
+                        + "{'labels':{'app':'").append(name).append("'}},'spec':{'containers':[{'name':'app','image':'")
+                        .append(request.at("/parent/spec/image").asText()).append("'}]}}}}");
+            }
+            return new HookClient.Reply(200, Map.of(), ("{'children':[" + children + "]}").replace('\'', '"').getBytes(StandardCharsets.UTF_8),
+                    java.time.Duration.ZERO, null);
+        };
+        Simulation simulation = new Simulation(ControllerSpec.read(manifest), fleet, TestServer.CLOCK);
+        ObjectRef parent = simulation.create(StoredObjects.json("{'apiVersion':'test.metahook.dev/v1','kind':'Fleet','metadata':"
+                + "{'name':'f','namespace':'default'},'spec':{'image':'app:1'}}"));
+        assertTrue(simulation.converge(parent, 20, true).converged());
+        simulation.edit(StoredObjects.json("{'apiVersion':'test.metahook.dev/v1','kind':'Fleet','metadata':{'name':'f',"
+                + "'namespace':'default'},'spec':{'image':'app:2'}}"));
+        List<String> messages = new ArrayList<>();
+        for (CompositeSimulator.Pass pass : simulation.converge(parent, 20, true).passes()) {
+            String message = updated(pass.calls().get(0).request().path("parent")).path("message").asText();
+            if (messages.isEmpty() || !messages.get(messages.size() - 1).equals(message)) {
+                messages.add(message);
+            }
+        }
+        messages.add(updated(simulation.store().get(parent).orElseThrow()).path("message").asText());
+        assertEquals(List.of("updating Deployment b", "child Deployment b with RollingInPlace update strategy hasn't observed latest spec",
+                "updating Deployment a"), messages.subList(1, 4), messages.toString());
+        assertTrue(messages.get(messages.size() - 1).startsWith("latest ControllerRevision: fleets.test.metahook.dev-"), messages.toString());
+    }
+
     /** The Updated messages the captured parents carried, 231 to 250, each once in a row. */
     private static List<String> captured() {
         List<String> messages = new ArrayList<>();
