@@ -29,11 +29,7 @@ public final class Checker {
     private final Set<Breach> breaches = new LinkedHashSet<>();
     private final Omissions omissions;
     private int calls;
-    private int stalledCalls;
-    private Rates rates;
-    /** How long a parent is watched at rest, and while stalled. */
-    private static final java.time.Duration REST = java.time.Duration.ofMinutes(5);
-    private static final int MAX_IDLE_PASSES = 500;
+    private CallRates rates;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
         this.spec = spec;
@@ -43,29 +39,14 @@ public final class Checker {
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
-    /**
-     * What a check found, how many hook calls it took, and how often the hook is called per
-     * simulated minute at rest (after convergence, nothing changing) and while stalled (pods that
-     * never become ready, Jobs that keep failing), with what the stalled parent was doing.
-     */
-    public record Report(List<Breach> breaches, int calls, Rates rates) {
+    /** What a check found, how many hook calls it took, and how often the hook is called ({@link CallRates}; null when not measured). */
+    public record Report(List<Breach> breaches, int calls, CallRates rates) {
         public Report(List<Breach> breaches, int calls) {
             this(breaches, calls, null);
         }
 
         public boolean clean() {
             return breaches.isEmpty();
-        }
-    }
-
-    /**
-     * Sync and finalize calls in the busiest simulated minute at rest and while stalled;
-     * {@code stalledDoing} says what the parent was doing while stalled.
-     */
-    public record Rates(int atRest, int stalled, String stalledDoing) {
-        @Override
-        public String toString() {
-            return "calls per simulated minute: " + atRest + " at rest, " + stalled + " while stalled (" + stalledDoing + ")";
         }
     }
 
@@ -108,10 +89,7 @@ public final class Checker {
     private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
         Simulation.Run converged = converge(simulation, ref, true, "converge");
         if (converged.converged() && simulation.store() instanceof ObjectStore) {
-            Simulation stalled = simulation.fork(true);
-            Simulation.Run resting = simulation.idle(ref, REST, MAX_IDLE_PASSES);
-            resting.passes().forEach(pass -> inspect(pass, "at rest"));
-            rates = stalled(stalled, ref, updatedParent, resting.busiestMinute());
+            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(pass, "at rest"));
         }
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
@@ -147,33 +125,8 @@ public final class Checker {
         if (spec.hooks().containsKey("customize")) {
             breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
         }
-        return new Report(List.copyOf(breaches), calls + stalledCalls + RelatedChecks.answeredCalls(simulation.simulator().customize()),
-                rates);
-    }
-
-    /**
-     * The same cluster with broken workloads (pods never ready, Jobs failing): the spec change, if
-     * any, then the deletion, each given {@link #REST} of simulated time; the busier rate counts.
-     */
-    private Rates stalled(Simulation stalled, ObjectRef ref, JsonNode updatedParent, int atRest) {
-        int rate = 0;
-        String doing = "nothing to wait for";
-        if (updatedParent != null) {
-            stalled.edit(updatedParent);
-            Simulation.Run changed = stalled.idle(ref, REST, MAX_IDLE_PASSES);
-            stalledCalls += changed.calls();
-            rate = changed.busiestMinute();
-            doing = "after the spec change";
-        }
-        stalled.delete(ref);
-        Simulation.Run teardown = stalled.idle(ref, REST, MAX_IDLE_PASSES);
-        stalledCalls += teardown.calls();
-        int deleting = teardown.busiestMinute();
-        if (deleting >= rate) {
-            rate = deleting;
-            doing = "deleting";
-        }
-        return new Rates(atRest, rate, doing + ", pods never ready and Jobs failing");
+        int measured = rates == null ? 0 : rates.calls();
+        return new Report(List.copyOf(breaches), calls + measured + RelatedChecks.answeredCalls(simulation.simulator().customize()), rates);
     }
 
     private static int conflicts(Simulation simulation) {
