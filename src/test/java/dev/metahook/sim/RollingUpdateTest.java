@@ -212,6 +212,22 @@ class RollingUpdateTest {
         assertTrue(messages.get(messages.size() - 1).startsWith("latest ControllerRevision: fleets.test.metahook.dev-"), messages.toString());
     }
 
+    @Test
+    void theUpdatedConditionReplacesTheHooksOwnOrJoinsItsConditionsAndStatusChecksSayWhyAsMetacontrollerDoes() {
+        ObjectNode condition = (ObjectNode) StoredObjects.json("{'type':'Updated','status':'True','reason':'OnLatestRevision','message':'m'}");
+        assertEquals(StoredObjects.json("{'conditions':[{'type':'Ready','status':'True'},{'type':'Updated','status':'True',"
+                + "'reason':'OnLatestRevision','message':'m'}]}"),
+                RollingUpdate.withCondition(StoredObjects.json("{'conditions':[{'type':'Ready','status':'True'},{'type':'Updated',"
+                        + "'status':'False'}]}"), condition));
+        assertEquals(StoredObjects.json("{'conditions':[{'type':'Updated','status':'True','reason':'OnLatestRevision','message':'m'}]}"),
+                RollingUpdate.withCondition(null, condition), "no status from the hook: the condition alone");
+        JsonNode checks = StoredObjects.json("{'conditions':[{'type':'Ready','status':'True','reason':'Verified'}]}");
+        assertEquals("required condition type missing: \"Ready\"", RollingUpdate.statusCheck(checks, Json.object()));
+        assertEquals("\"Ready\" condition reason is \"\" (want \"Verified\")", RollingUpdate.statusCheck(checks,
+                StoredObjects.json("{'status':{'conditions':[{'type':'Ready','status':'True'}]}}")));
+        assertEquals(null, RollingUpdate.statusCheck(Json.object(), Json.object()), "no status checks: nothing to wait for");
+    }
+
     /** The Updated messages the captured parents carried, 231 to 250, each once in a row. */
     private static List<String> captured() {
         List<String> messages = new ArrayList<>();

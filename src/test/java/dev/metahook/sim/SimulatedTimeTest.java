@@ -75,6 +75,19 @@ class SimulatedTimeTest {
     }
 
     @Test
+    void resyncPeriodSecondsSyncsEveryParentEveryPeriod() {
+        ObjectNode manifest = (ObjectNode) json("{'apiVersion':'metacontroller.k8s.io/v1alpha1','kind':'CompositeController',"
+                + "'metadata':{'name':'widgets'},'spec':{'generateSelector':true,'resyncPeriodSeconds':20,"
+                + "'parentResource':{'apiVersion':'test.metahook.dev/v1','resource':'widgets'},"
+                + "'childResources':[{'apiVersion':'v1','resource':'configmaps'}],'hooks':{'sync':{'webhook':{'url':'http://hooks/sync'}}}}}");
+        Simulation simulation = new Simulation(ControllerSpec.read(manifest), (hook, body) -> configMap(Json.parse(body), ""), TestServer.CLOCK);
+        simulation.create(widget("one"));
+        assertTrue(simulation.converge(PARENT, 10, true).converged());
+        Simulation.Run idle = simulation.idle(PARENT, Duration.ofMinutes(1), 100);
+        assertEquals(3, idle.calls(), "one sync every 20 s: " + idle.times());
+    }
+
+    @Test
     void aFailingHookIsRetriedAfterTheRateLimitersDoublingDelays() {
         Simulation simulation = simulation("InPlace", request -> reply(500, Map.of(), "boom"));
         assertFalse(simulation.converge(PARENT, 5, true).converged());
