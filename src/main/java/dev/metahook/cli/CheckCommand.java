@@ -53,6 +53,9 @@ final class CheckCommand {
         }
         out.println(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
                 : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls");
+        if (report.rates() != null) {
+            out.println(report.rates());
+        }
         return report.clean() ? 0 : 1;
     }
 

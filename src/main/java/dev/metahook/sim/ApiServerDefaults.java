@@ -2,6 +2,7 @@ package dev.metahook.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.wire.Json;
 
 /**
  * What a v1.20 API server writes into a built-in object beyond what the client sent, as far as
@@ -27,7 +28,7 @@ final class ApiServerDefaults {
             case "DaemonSet.apps" -> podTemplate(spec == null ? null : spec.get("template"));
             case "Job.batch" -> job(spec, uid, object.path("metadata").path("name").asText());
             case "CronJob.batch" -> cronJob(spec);
-            case "Pod." -> podSpec(spec);
+            case "Pod." -> pod(object, spec);
             case "Service." -> service(spec);
             case "Secret." -> putIfAbsent(object, "type", "Opaque");
             case "NetworkPolicy.networking.k8s.io" -> networkPolicy(spec);
@@ -118,6 +119,33 @@ final class ApiServerDefaults {
         if (!metadata.has("creationTimestamp")) {
             metadata.putNull("creationTimestamp");
         }
+    }
+
+    /** A new pod is Pending, with the quality of service its containers' resources give it. */
+    private static void pod(ObjectNode pod, ObjectNode spec) {
+        podSpec(spec);
+        if (!pod.has("status")) {
+            pod.putObject("status").put("phase", "Pending").put("qosClass", qosClass(spec));
+        }
+    }
+
+    /** BestEffort without any request or limit, Guaranteed when every container limits cpu and memory and requests what it limits. */
+    static String qosClass(ObjectNode spec) {
+        boolean any = false;
+        boolean guaranteed = true;
+        for (String list : new String[] {"initContainers", "containers"}) {
+            for (JsonNode container : spec == null ? Json.object() : spec.path(list)) {
+                JsonNode requests = container.path("resources").path("requests");
+                JsonNode limits = container.path("resources").path("limits");
+                any |= requests.size() > 0 || limits.size() > 0;
+                for (String resource : new String[] {"cpu", "memory"}) {
+                    JsonNode limit = limits.get(resource);
+                    JsonNode request = requests.get(resource);
+                    guaranteed &= limit != null && (request == null || request.asText().equals(limit.asText()));
+                }
+            }
+        }
+        return !any ? "BestEffort" : guaranteed ? "Guaranteed" : "Burstable";
     }
 
     private static void podSpec(ObjectNode spec) {

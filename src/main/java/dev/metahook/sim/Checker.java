@@ -30,6 +30,7 @@ public final class Checker {
     private final Set<Breach> breaches = new LinkedHashSet<>();
     private final Omissions omissions;
     private int calls;
+    private CallRates rates;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
         this.spec = spec;
@@ -39,8 +40,12 @@ public final class Checker {
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
-    /** What a check found, and how many hook calls it took. */
-    public record Report(List<Breach> breaches, int calls) {
+    /** What a check found, how many hook calls it took, and how often the hook is called ({@link CallRates}; null when not measured). */
+    public record Report(List<Breach> breaches, int calls, CallRates rates) {
+        public Report(List<Breach> breaches, int calls) {
+            this(breaches, calls, null);
+        }
+
         public boolean clean() {
             return breaches.isEmpty();
         }
@@ -84,7 +89,10 @@ public final class Checker {
     }
 
     private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
-        converge(simulation, ref, true, "converge");
+        Simulation.Run converged = converge(simulation, ref, true, "converge");
+        if (converged.converged() && simulation.store() instanceof ObjectStore) {
+            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(pass, "at rest"));
+        }
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
             omissions.clear();
@@ -92,7 +100,14 @@ public final class Checker {
         }).ifPresent(breaches::add);
         if (updatedParent != null) {
             simulation.edit(updatedParent);
-            converge(simulation, ref, true, "spec change");
+            simulation.writer().arm();
+            int conflictsBefore = conflicts(simulation);
+            Simulation.Run changed = converge(simulation, ref, true, "spec change");
+            if (conflicts(simulation) > conflictsBefore && !changed.converged()) {
+                breaches.add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
+                        + simulation.writer().written() + " while the hook answered), the hook did not converge"
+                        + changeOf(changed)));
+            }
         }
         if (simulation.simulator() instanceof DecoratorSimulator decorator) {
             stopsMatching(simulation, decorator, ref);
@@ -156,7 +171,25 @@ public final class Checker {
         if (spec.hooks().containsKey("customize")) {
             breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
         }
-        return new Report(List.copyOf(breaches), calls + RelatedChecks.answeredCalls(simulation.simulator().customize()));
+        int measured = rates == null ? 0 : rates.calls();
+        return new Report(List.copyOf(breaches), calls + measured + RelatedChecks.answeredCalls(simulation.simulator().customize()), rates);
+    }
+
+    private static int conflicts(Simulation simulation) {
+        return (int) simulation.history().stream().filter(pass -> pass.error() != null
+                && pass.error().contains("the object has been modified")).count();
+    }
+
+    /** After a rollout, the parent's Updated condition must say it reached the latest revision. */
+    private void rollout(Simulation simulation, ObjectRef ref, String step) {
+        simulation.store().get(ref).ifPresent(parent -> {
+            for (JsonNode condition : parent.path("status").path("conditions")) {
+                if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
+                    breaches.add(new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
+                            + " parent's Updated condition is " + condition.path("reason").asText() + ": " + condition.path("message").asText()));
+                }
+            }
+        });
     }
 
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
@@ -168,6 +201,9 @@ public final class Checker {
             breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
                     + changeOf(run)));
         }
+        if (run.converged() && settle && !step.equals("delete") && RollingUpdate.anyRolling(spec)) {
+            rollout(simulation, ref, step);
+        }
         return run;
     }
 
@@ -176,9 +212,11 @@ public final class Checker {
             return;
         }
         breaches.addAll(needless(pass, step));
-        calls++;
+        calls += Math.max(1, pass.calls().size());
         JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
-        breaches.addAll(CallInspection.inspect(pass.call(), spec.hooks().get(pass.call().hook()).timeout()));
+        for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
+            breaches.addAll(CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()));
+        }
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
                 && pass.error().startsWith("labels")) {
             breaches.add(new Breach("selector", pass.error()));

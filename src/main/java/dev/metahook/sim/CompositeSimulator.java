@@ -35,6 +35,8 @@ public final class CompositeSimulator implements Simulator {
     private final ResourceKinds kinds = new ResourceKinds();
     private final Apply apply;
     private final Customize customize;
+    private final ControllerRevisions revisions;
+    private final boolean rolling;
 
     public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         this.spec = spec;
@@ -42,6 +44,8 @@ public final class CompositeSimulator implements Simulator {
         this.hooks = hooks;
         this.apply = new Apply(store, spec);
         this.customize = new Customize(spec, store, hooks, kinds);
+        this.revisions = new ControllerRevisions(spec, store);
+        this.rolling = RollingUpdate.anyRolling(spec);
     }
 
     @Override
@@ -95,9 +99,18 @@ public final class CompositeSimulator implements Simulator {
         }
     }
 
-    /** One pass: how it ended, the call it made, what the answer asked for, and the updates sent to existing children. */
+    /**
+     * One pass: how it ended, the call it made (the latest revision's, when children roll), what the
+     * answer asked for, the updates sent to existing children, and every hook call of the pass (one
+     * per ControllerRevision when children roll, customize's not counted).
+     */
     public record Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error,
-                       List<ChildUpdate> updates) {
+                       List<ChildUpdate> updates, List<HookCall> calls) {
+        public Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error,
+                    List<ChildUpdate> updates) {
+            this(outcome, call, retryAfter, resyncAfter, finalized, error, updates, call == null ? List.of() : List.of(call));
+        }
+
         public Pass(Outcome outcome, HookCall call, Duration retryAfter, Duration resyncAfter, boolean finalized, String error) {
             this(outcome, call, retryAfter, resyncAfter, finalized, error, List.of());
         }
@@ -116,6 +129,11 @@ public final class CompositeSimulator implements Simulator {
             return new Pass(Outcome.PARENT_GONE, null, null, null, false, null);
         }
         ObjectNode parent = syncFinalizer(parentRef, found.get());
+        boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
+        if (rolling && !(deleting && !(spec.hasFinalize() && hasFinalizer(parent)))) {
+            return syncRevisions(parentRef, parent);
+        }
+        List<ObjectNode> seen = observed(parent);
         HookCall call = call(parent);
         if (call.reply().status() == 429) {
             return new Pass(Outcome.RETRY_LATER, call, retryAfter(call.reply().header("Retry-After")), null, false, null);
@@ -123,7 +141,7 @@ public final class CompositeSimulator implements Simulator {
         if (!call.succeeded()) {
             return new Pass(Outcome.FAILED, call, null, null, false, failure(call));
         }
-        return apply(parentRef, parent, call);
+        return apply(parentRef, parent, call, seen);
     }
 
     /**
@@ -132,13 +150,26 @@ public final class CompositeSimulator implements Simulator {
      */
     @Override
     public HookCall call(ObjectNode parent) {
-        boolean finalizing = spec.hasFinalize() && parent.path("metadata").hasNonNull("deletionTimestamp");
-        String hook = finalizing ? "finalize" : "sync";
-        HookVersion version = spec.hooks().get(hook).version();
-        Customize.Result related = customize.related(parent, version);
+        Customize.Result related = customize.related(parent, version(parent));
         if (related.failed()) {
             return related.call();
         }
+        return call(parent, related);
+    }
+
+    private HookVersion version(JsonNode parent) {
+        return spec.hooks().get(hook(parent)).version();
+    }
+
+    private String hook(JsonNode parent) {
+        return spec.hasFinalize() && parent.path("metadata").hasNonNull("deletionTimestamp") ? "finalize" : "sync";
+    }
+
+    /** The sync (or finalize) call for a parent, with the related objects customize selected. */
+    private HookCall call(ObjectNode parent, Customize.Result related) {
+        String hook = hook(parent);
+        boolean finalizing = hook.equals("finalize");
+        HookVersion version = version(parent);
         boolean namespaced = parent.path("metadata").hasNonNull("namespace");
         ObjectMap children = ObjectMap.of(observed(parent), kinds.declaredGroups(spec), version, namespaced);
         return HookCall.send(hooks, spec, hook, new CompositeRequest(spec.manifest(), parent, children, related.related(), finalizing).toJson());
@@ -168,18 +199,27 @@ public final class CompositeSimulator implements Simulator {
         return store.get(parentRef).orElse(parent);
     }
 
-    private Pass apply(ObjectRef parentRef, ObjectNode parent, HookCall call) {
+    private Pass apply(ObjectRef parentRef, ObjectNode parent, HookCall call, List<ObjectNode> seen) {
         JsonNode response = call.response();
-        Duration resync = seconds(response.get("resyncAfterSeconds"));
-        boolean finalized = response.path("finalized").asBoolean(false);
+        return apply(parentRef, parent, seen, List.of(call), desiredChildren(parent, response.path("children")), response.get("status"),
+                seconds(response.get("resyncAfterSeconds")), response.path("finalized").asBoolean(false));
+    }
+
+    /**
+     * The answer (of every revision, aggregated) applied to the children as they were observed before
+     * the call (another writer may have changed them since: Metacontroller's update then meets a 409):
+     * resync, finalizer, selector check, children, status.
+     */
+    private Pass apply(ObjectRef parentRef, ObjectNode parent, List<ObjectNode> seen, List<HookCall> calls, List<ObjectNode> desired,
+                       JsonNode status, Duration resync, boolean finalized) {
+        HookCall call = calls.get(0);
         boolean hadFinalizer = hasFinalizer(parent);
         if (finalized) {
             store.removeFinalizer(parentRef, spec.finalizer());
             if (store.get(parentRef).isEmpty()) {
-                return new Pass(Outcome.APPLIED, call, null, resync, true, null);
+                return new Pass(Outcome.APPLIED, call, null, resync, true, null, List.of(), calls);
             }
         }
-        List<ObjectNode> desired = desiredChildren(parent, response.path("children"));
         for (ObjectNode child : desired) {
             if (child.path("metadata").has("labels") && !child.path("metadata").get("labels").isObject()) {
                 return new Pass(Outcome.FAILED, call, null, resync, finalized, "invalid labels on desired child " + ObjectRef.of(child)
@@ -187,13 +227,95 @@ public final class CompositeSimulator implements Simulator {
             }
             if (!matchesSelector(parent, child.path("metadata").path("labels"))) {
                 return new Pass(Outcome.FAILED, call, null, resync, finalized, "labels on desired child " + ObjectRef.of(child)
-                        + " don't match parent selector");
+                        + " don't match parent selector", List.of(), calls);
             }
         }
         boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
-        List<ChildUpdate> updates = !deleting || hadFinalizer && !finalized ? apply.manage(parent, observed(parent), desired) : List.of();
-        writeStatus(parentRef, parent, response.get("status"));
-        return new Pass(Outcome.APPLIED, call, null, resync, finalized, null, updates);
+        List<ChildUpdate> updates = List.of();
+        String manageError = null;
+        if (!deleting || hadFinalizer && !finalized) {
+            try {
+                updates = apply.manage(parent, seen, desired);
+            } catch (Conflict conflict) {
+                manageError = "can't reconcile children for " + parent.path("kind").asText() + " " + ObjectRef.of(parent).namespace()
+                        + "/" + ObjectRef.of(parent).name() + ": " + conflict.getMessage();
+            }
+        }
+        writeStatus(parentRef, parent, status);
+        return new Pass(manageError == null ? Outcome.APPLIED : Outcome.FAILED, call, null, resync, finalized, manageError, updates, calls);
+    }
+
+    /**
+     * A sync of a parent whose children roll: its ControllerRevisions claimed (one made for the
+     * parent as it is now), the hook called once per revision with the parent carrying that
+     * revision's fields, claims moved as {@link RollingUpdate} says, empty revisions deleted, then the
+     * aggregated answer applied with the {@code Updated} condition in the latest revision's status.
+     */
+    private Pass syncRevisions(ObjectRef parentRef, ObjectNode parent) {
+        Customize.Result related = customize.related(parent, version(parent));
+        if (related.failed()) {
+            return new Pass(Outcome.FAILED, related.call(), null, null, false, failure(related.call()));
+        }
+        List<ControllerRevisions.Revision> observedRevisions = revisions.observed(parent);
+        List<ControllerRevisions.Revision> owners = new ArrayList<>();
+        List<ObjectNode> parents = new ArrayList<>();
+        claim(parent, observedRevisions, owners, parents);
+        List<ObjectNode> seen = observed(parent);
+        List<HookCall> calls = new ArrayList<>();
+        for (ObjectNode revisionParent : parents) {
+            HookCall call = call(revisionParent, related);
+            calls.add(call);
+            if (call.reply().status() == 429) {
+                return new Pass(Outcome.RETRY_LATER, calls.get(0), retryAfter(call.reply().header("Retry-After")), null, false, null,
+                        List.of(), calls);
+            }
+            if (!call.succeeded()) {
+                return new Pass(Outcome.FAILED, call, null, null, false, failure(call), List.of(), calls);
+            }
+        }
+        List<RollingUpdate.Revisioned> revisioned = new ArrayList<>();
+        for (int i = 0; i < parents.size(); i++) {
+            revisioned.add(new RollingUpdate.Revisioned(owners.get(i), parents.get(i), calls.get(i),
+                    desiredChildren(parent, calls.get(i).response().path("children"))));
+        }
+        RollingUpdate rolling = new RollingUpdate(RollingUpdate.strategies(spec, kinds));
+        ObjectNode status;
+        try {
+            status = RollingUpdate.withCondition(calls.get(0).response().get("status"), rolling.roll(revisioned, seen));
+        } catch (IllegalArgumentException e) {
+            return new Pass(Outcome.FAILED, calls.get(0), null, null, false, e.getMessage(), List.of(), calls);
+        }
+        revisioned.subList(1, revisioned.size()).removeIf(revision -> revision.revision().count() == 0);
+        revisions.manage(observedRevisions, revisioned.stream().map(RollingUpdate.Revisioned::revision).toList());
+        Duration resync = null;
+        boolean finalized = true;
+        for (HookCall call : calls) {
+            Duration after = seconds(call.response().get("resyncAfterSeconds"));
+            resync = after != null && (resync == null || after.compareTo(resync) < 0) ? after : resync;
+            finalized &= call.response().path("finalized").asBoolean(false);
+        }
+        return apply(parentRef, parent, seen, calls, RollingUpdate.desired(revisioned), status, resync, finalized);
+    }
+
+    /**
+     * The revisions a sync works with, latest first, and the parent each stands for: the observed
+     * revision whose fields are the parent's (or a new one) with the parent itself, then every other
+     * observed revision with the parent carrying its fields.
+     */
+    private void claim(ObjectNode parent, List<ControllerRevisions.Revision> observed, List<ControllerRevisions.Revision> owners,
+                       List<ObjectNode> parents) {
+        ObjectNode latestPatch = revisions.patch(parent);
+        ControllerRevisions.Revision latest = null;
+        for (ControllerRevisions.Revision revision : observed) {
+            if (revision.object.path("parentPatch").equals(latestPatch)) {
+                latest = new ControllerRevisions.Revision(revision.object.deepCopy());
+            } else {
+                owners.add(new ControllerRevisions.Revision(revision.object.deepCopy()));
+                parents.add(revisions.materialize(parent, revision.object.path("parentPatch")));
+            }
+        }
+        owners.add(0, latest != null ? latest : revisions.create(parent, latestPatch));
+        parents.add(0, parent);
     }
 
     /** The children of an answer as Metacontroller applies them: the parent's namespace, the controller-uid label. */

@@ -36,6 +36,16 @@ public final class ObjectStore implements Cluster {
         this.clock = clock;
     }
 
+    /** The same objects (and counters: new uids and resourceVersions go on from here) in a store of their own, on {@code clock}. */
+    public ObjectStore copy(Clock clock) {
+        ObjectStore copy = new ObjectStore(clock);
+        objects.forEach((ref, object) -> copy.objects.put(ref, object.deepCopy()));
+        copy.resourceVersion = resourceVersion;
+        copy.created = created;
+        copy.serviceIps = serviceIps;
+        return copy;
+    }
+
     /** Stores a new object with server metadata; an existing one of that name is an error (AlreadyExists). */
     @Override
     public ObjectNode create(JsonNode object) {
@@ -65,11 +75,19 @@ public final class ObjectStore implements Cluster {
         return Optional.ofNullable(objects.get(ref)).map(ObjectNode::deepCopy);
     }
 
-    /** Replaces an object but its status and server metadata; generation moves when anything outside metadata and status changed. */
+    /**
+     * Replaces an object but its status and server metadata; generation moves when anything outside
+     * metadata and status changed. An object sent with a resourceVersion that is no longer the stored
+     * one is refused with a {@link Conflict}, as the API server refuses it.
+     */
     @Override
     public ObjectNode update(JsonNode object) {
         ObjectRef ref = ObjectRef.of(object);
         ObjectNode existing = require(ref);
+        String sent = object.path("metadata").path("resourceVersion").asText(null);
+        if (sent != null && !sent.equals(existing.path("metadata").path("resourceVersion").asText())) {
+            throw new Conflict(ref);
+        }
         ObjectNode updated = (ObjectNode) stored(object);
         ObjectNode metadata = updated.with("metadata");
         for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "generation")) {

@@ -169,6 +169,38 @@ class LifecycleTest {
         assertFalse(simulation.store().get(parent).isPresent());
     }
 
+    /** The workloads take steps, as on a cluster: every status the parent was given on the way, in order, each once. */
+    private static List<String> reasons(Simulation.Run run) {
+        List<String> reasons = new java.util.ArrayList<>();
+        for (CompositeSimulator.Pass pass : run.passes()) {
+            String reason = pass.call().response().at("/status/conditions/0/reason").asText();
+            if (reasons.isEmpty() || !reasons.get(reasons.size() - 1).equals(reason)) {
+                reasons.add(reason);
+            }
+        }
+        return reasons;
+    }
+
+    @Test
+    void aWebAppRollsOutAndADatabaseProvisionsBeforeTheyAreReady() {
+        Simulation webapp = simulation("webapp");
+        ObjectRef app = webapp.create(StoredObjects.manifest("examples/webapp.yaml"));
+        assertEquals(List.of("RollingOut", "Available"), reasons(webapp.converge(app, 10, true)).subList(1, 3),
+                "created, rolling out, then available");
+        ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
+        edited.with("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
+        webapp.edit(edited);
+        Simulation.Run rolled = webapp.converge(app, 10, true);
+        assertEquals(List.of("RollingOut", "Available"), reasons(rolled));
+        List<String> messages = new java.util.ArrayList<>();
+        rolled.passes().forEach(pass -> messages.add(pass.call().response().at("/status/conditions/0/message").asText()));
+        assertTrue(messages.contains("2/3 replicas available, 1/3 updated"), "old pods serve while new ones start: " + messages);
+
+        Simulation database = simulation("database");
+        ObjectRef db = database.create(StoredObjects.manifest("examples/database.yaml"));
+        assertEquals(List.of("Pending", "Provisioning", "PrimaryReady"), reasons(database.converge(db, 10, true)));
+    }
+
     private static String reconciling(Simulation simulation, ObjectRef parent) {
         JsonNode conditions = simulation.store().get(parent).orElseThrow().at("/status/conditions");
         return conditions.get(1).get("reason").asText();

@@ -1,0 +1,48 @@
+package dev.metahook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code check} on the CatSet example (RollingRecreate pods): a rollout that gets to the latest revision, and one that never does. */
+class RolloutCheckTest {
+    @TempDir
+    Path dir;
+
+    private String check(String from, String to) throws Exception {
+        String parent = Files.readString(Path.of("examples/catset/my-catset.yaml"));
+        Path updated = dir.resolve("updated.yaml");
+        Files.writeString(updated, parent.replace(from, to));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Main.exitCode(() -> CheckCommand.run(List.of("--controller", "examples/catset/controller.yaml",
+                "--parent", "examples/catset/my-catset.yaml", "--updated-parent", updated.toString()),
+                Map.of("METAHOOK_EXAMPLES", "true"), new PrintStream(out, true, StandardCharsets.UTF_8)));
+        return exit + " " + out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aNewImageRollsOutCleanAndTheCallRatesArePrinted() throws Exception {
+        String output = check("nginx-unprivileged:1.27-alpine", "nginx-unprivileged:1.28-alpine");
+        assertTrue(output.startsWith("0 check: clean ("), output);
+        assertTrue(output.contains("\ncalls per simulated minute: 0 at rest, "), output);
+    }
+
+    /** The new pods wait for a readiness gate nobody sets: Metacontroller never moves past the first. */
+    @Test
+    void aRolloutWhoseNewPodsNeverBecomeReadyIsReported() throws Exception {
+        String output = check("      terminationGracePeriodSeconds: 10", "      terminationGracePeriodSeconds: 10\n"
+                + "      readinessGates:\n      - conditionType: example.com/load-balancer-attached");
+        assertEquals("1 BREACH rollout-stuck: after spec change, the rollout never reached the latest revision: the parent's Updated"
+                + " condition is RolloutWaiting: child Pod nginx-backend-0 failed status check: \"Ready\" condition status is \"False\""
+                + " (want \"True\")", output.lines().findFirst().orElseThrow());
+    }
+}
