@@ -42,7 +42,7 @@ class RolloutCheckTest {
         String output = check("      terminationGracePeriodSeconds: 10", "      terminationGracePeriodSeconds: 10\n"
                 + "      readinessGates:\n      - conditionType: example.com/load-balancer-attached");
         assertEquals("1 BREACH rollout-stuck: after spec change, the rollout never reached the latest revision: the parent's Updated"
-                + " condition is RolloutWaiting: child Pod nginx-backend-0 failed status check: \"Ready\" condition status is \"False\""
+                + " condition is RolloutWaiting: child Pod nginx-backend-2 failed status check: \"Ready\" condition status is \"False\""
                 + " (want \"True\")", output.lines().findFirst().orElseThrow());
     }
 }
