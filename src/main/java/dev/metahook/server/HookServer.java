@@ -37,7 +37,7 @@ public final class HookServer implements AutoCloseable {
     private final HookMetrics metrics;
     private final Authenticator authenticator;
     private final BodyIntake intake;
-    private final Drain drain = new Drain();
+    private final Drain drain;
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private final WarmUp.Run warmUp;
     private Javalin app;
@@ -49,6 +49,7 @@ public final class HookServer implements AutoCloseable {
         this.config = config;
         this.engine = engine;
         this.warmUp = warmUp.start(engine);
+        this.drain = new Drain(config.shutdownIdle());
         this.metrics = new HookMetrics(engine.controllers().names());
         this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
         this.intake = new BodyIntake(budget, config.maxBodySize());
@@ -98,9 +99,10 @@ public final class HookServer implements AutoCloseable {
 
     /**
      * Stops gracefully ({@link Drain}): readiness turns false and the listener stops accepting at
-     * once, calls in flight get up to the shutdown timeout to be answered, then the server stops.
-     * True when every call was answered. Stops once: a later call (from another thread, too) waits
-     * for that and returns the same.
+     * once; every request that comes on an open connection is answered with {@code Connection:
+     * close}, quiet connections are closed, and calls in flight get up to the shutdown timeout to be
+     * answered; then the server stops. True when every call was answered. Stops once: a later call
+     * (from another thread, too) waits for that and returns the same.
      */
     public synchronized boolean shutdown() {
         if (drained == null) {
@@ -159,6 +161,7 @@ public final class HookServer implements AutoCloseable {
         connector.setHost(config.host());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());
+        connector.setAcceptQueueSize(config.acceptQueueSize());
         return connector;
     }
 
@@ -182,7 +185,7 @@ public final class HookServer implements AutoCloseable {
                 body = taken.body();
                 answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
             }
-            if (!ready.get()) {
+            if (drain.closing()) {
                 ctx.header("Connection", "close");
             }
             int status = write(ctx, answer);
