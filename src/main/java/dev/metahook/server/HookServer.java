@@ -9,7 +9,6 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -51,7 +50,7 @@ public final class HookServer implements AutoCloseable {
         this.warmUp = warmUp.start(engine);
         this.drain = new Drain(config.shutdownIdle());
         this.metrics = new HookMetrics(engine.controllers().names());
-        this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
+        this.authenticator = new Authenticator(config.auth());
         this.intake = new BodyIntake(budget, config.maxBodySize());
     }
 
