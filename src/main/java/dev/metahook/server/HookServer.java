@@ -43,6 +43,7 @@ public final class HookServer implements AutoCloseable {
     private HeaderDeadline headerDeadline;
     private Boolean drained;
     private ManagementServer management;
+    private TlsConnector tls;
 
     private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
         this.config = config;
@@ -108,6 +109,9 @@ public final class HookServer implements AutoCloseable {
             ready.set(false);
             drained = drain.drain(app.jettyServer().server(), config.shutdownTimeout());
             headerDeadline.close();
+            if (tls != null) {
+                tls.close();
+            }
             app.stop();
             if (management != null) {
                 management.close();
@@ -119,6 +123,11 @@ public final class HookServer implements AutoCloseable {
     @Override
     public void close() {
         shutdown();
+    }
+
+    /** Looks at the TLS files now instead of at the next periodic check; true when a new certificate is served from now on. */
+    boolean reloadTls() {
+        return tls != null && tls.reloadIfChanged();
     }
 
     private void configure(JavalinConfig javalin) {
@@ -155,8 +164,10 @@ public final class HookServer implements AutoCloseable {
     }
 
     private ServerConnector connector(Server server, HttpConfiguration http) {
-        ServerConnector connector = config.tls().enabled() ? TlsConnector.create(server, http, config.tls())
-                : new ServerConnector(server, new HttpConnectionFactory(http));
+        if (config.tls().enabled()) {
+            tls = TlsConnector.create(server, http, config.tls());
+        }
+        ServerConnector connector = tls != null ? tls.connector() : new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(config.host());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());
