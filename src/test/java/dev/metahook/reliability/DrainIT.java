@@ -52,6 +52,7 @@ class DrainIT {
                     Thread.sleep(20);
                 }
                 long signalled = System.nanoTime();
+                load.sigtermAt(signalled);
                 metahook.sigterm();
                 int exit = metahook.exitCode(Duration.ofSeconds(60));
                 long exitMillis = (System.nanoTime() - signalled) / 1_000_000;

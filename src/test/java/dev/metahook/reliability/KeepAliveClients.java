@@ -37,6 +37,7 @@ final class KeepAliveClients {
     /** When the first answer saying {@code Connection: close} was received (nanoTime), or 0. */
     private final AtomicLong firstClose = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
+    private volatile long sigterm;
 
     KeepAliveClients(int port, byte[] body, int clients) {
         for (int i = 0; i < clients; i++) {
@@ -110,8 +111,14 @@ final class KeepAliveClients {
 
     private void failed(String what) {
         if (failures.size() < 5) {
-            failures.add(what);
+            long signalled = sigterm;
+            failures.add(what + (signalled == 0 ? " before SIGTERM" : " " + (System.nanoTime() - signalled) / 1_000_000 + " ms after SIGTERM"));
         }
+    }
+
+    /** Failures are told with their time since this moment (nanoTime). */
+    void sigtermAt(long nanoTime) {
+        sigterm = nanoTime;
     }
 
     void join() throws InterruptedException {
