@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
  * answer that said {@code Connection: close}, every answer is 200 or 503 and every one after the
  * drain began says close, and the process exits 0. The rounds are {@code -Ddrain.rounds16} and
  * {@code -Ddrain.rounds64} (issue 23's counts are 30 and 20; the defaults are fewer, for CI time).
+ * <p>
+ * A request lost before SIGTERM is counted and printed, not asserted: on a machine so overloaded
+ * that a request waits more than 5 s for a thread to start handling it, Jetty's stream idle timeout
+ * (the body read limit, {@code BodyIntake.READ_IDLE_TIMEOUT}) fails it unanswered; that is no part of
+ * the drain.
  */
 class DrainIT {
     private static final Duration LOAD_BEFORE_SIGTERM = Duration.ofSeconds(3);
@@ -42,6 +47,7 @@ class DrainIT {
     private static void rounds(int clients, int rounds) throws Exception {
         List<String> figures = new ArrayList<>();
         long lost = 0;
+        long lostBefore = 0;
         for (int round = 0; round < rounds; round++) {
             try (MetahookProcess metahook = MetahookProcess.start("drain-c" + clients + "-" + round, Map.of("SHUTDOWN_TIMEOUT_SECONDS", "20"))) {
                 KeepAliveClients load = new KeepAliveClients(metahook.port(), small, clients);
@@ -60,6 +66,7 @@ class DrainIT {
                 String seen = "round " + round + ": " + load + "; exit " + exit + " after " + exitMillis + " ms";
                 figures.add(seen);
                 lost += load.lost.get() + load.notWritten.get();
+                lostBefore += load.lostBeforeSigterm.get();
 
                 assertEquals(0, exit, "a clean drain exits 0: " + seen);
                 assertEquals(0, load.lost.get(), "every request written whole is answered: " + seen);
@@ -72,6 +79,7 @@ class DrainIT {
                 assertTrue(load.answered.get() >= CALLS_PER_CLIENT * clients, "the connections were kept alive and reused: " + seen);
             }
         }
-        System.out.printf("DrainIT c%d, %d rounds, lost %d:%n  %s%n", clients, rounds, lost, String.join("\n  ", figures));
+        System.out.printf("DrainIT c%d, %d rounds, lost %d after SIGTERM (%d before):%n  %s%n", clients, rounds, lost, lostBefore,
+                String.join("\n  ", figures));
     }
 }

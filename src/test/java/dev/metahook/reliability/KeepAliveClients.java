@@ -26,8 +26,10 @@ final class KeepAliveClients {
     final AtomicLong answeredOther = new AtomicLong();
     /** 503s without {@code Connection: close}. */
     final AtomicLong refusedKeepingOpen = new AtomicLong();
-    /** Written whole, then the connection closed or reset before a whole answer came. */
+    /** Written whole after SIGTERM, then the connection closed or reset before a whole answer came. */
     final AtomicLong lost = new AtomicLong();
+    /** The same before SIGTERM: not the drain's doing (see {@link DrainIT}). */
+    final AtomicLong lostBeforeSigterm = new AtomicLong();
     /** The connection was closed or reset while the request was being written. */
     final AtomicLong notWritten = new AtomicLong();
     /** Answers without {@code Connection: close} to requests sent after a first {@code Connection: close} had been received. */
@@ -82,7 +84,7 @@ final class KeepAliveClients {
         try {
             response = Http.read(socket.getInputStream());
         } catch (IOException | RuntimeException e) {
-            lost.incrementAndGet();
+            (sigterm == 0 ? lostBeforeSigterm : lost).incrementAndGet();
             failed("lost: " + e);
             return false;
         }

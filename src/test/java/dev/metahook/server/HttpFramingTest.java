@@ -64,6 +64,19 @@ class HttpFramingTest {
         return given().port(server.port()).get("/metrics").then().statusCode(200).extract().asString();
     }
 
+    /** An HTTP/2 client that sends its preface to this HTTP/1.1 port is told to speak HTTP/1.1, with a problem body. */
+    @Test
+    void anHttp2PrefaceIs426WithAProblemBody() throws IOException {
+        byte[] preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        JsonNode body = problem(RawHttp.send(server.port(), preface, true), 426);
+        assertTrue(body.path("detail").asText().contains("HTTP/1.1"), body.toString());
+    }
+
+    @Test
+    void optionsStarIs404WithAProblemBody() throws IOException {
+        problem(RawHttp.send(server.port(), request("OPTIONS", "*", new byte[0]), true), 404);
+    }
+
     @Test
     void aBodyShorterThanItsContentLengthIs400() throws IOException {
         byte[] half = Arrays.copyOf(GOOD, GOOD.length / 2);
