@@ -26,9 +26,9 @@ final class KeepAliveClients {
     final AtomicLong answeredOther = new AtomicLong();
     /** 503s without {@code Connection: close}. */
     final AtomicLong refusedKeepingOpen = new AtomicLong();
-    /** Written whole after SIGTERM, then the connection closed or reset before a whole answer came. */
+    /** Written whole after SIGTERM (by the client's clock), then the connection closed or reset before a whole answer came. */
     final AtomicLong lost = new AtomicLong();
-    /** The same before SIGTERM: not the drain's doing (see {@link DrainIT}). */
+    /** The same for a request written before SIGTERM (see {@link DrainIT}). */
     final AtomicLong lostBeforeSigterm = new AtomicLong();
     /** The connection was closed or reset while the request was being written. */
     final AtomicLong notWritten = new AtomicLong();
@@ -84,8 +84,10 @@ final class KeepAliveClients {
         try {
             response = Http.read(socket.getInputStream());
         } catch (IOException | RuntimeException e) {
-            (sigterm == 0 ? lostBeforeSigterm : lost).incrementAndGet();
-            failed("lost: " + e);
+            long signalled = sigterm;
+            boolean before = signalled == 0 || sent - signalled < 0;
+            (before ? lostBeforeSigterm : lost).incrementAndGet();
+            failed("lost: " + e + (signalled == 0 ? "" : ", sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM,"));
             return false;
         }
         answered.incrementAndGet();
