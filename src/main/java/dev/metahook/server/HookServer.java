@@ -92,6 +92,16 @@ public final class HookServer implements AutoCloseable {
         return management == null ? -1 : management.port();
     }
 
+    /** Whether the drain has begun answering with {@code Connection: close} (the listener is closed by then). */
+    boolean draining() {
+        return drain.closing();
+    }
+
+    /** The hook listener. */
+    ServerConnector connector() {
+        return (ServerConnector) app.jettyServer().server().getConnectors()[0];
+    }
+
     /** The keep-alive idle timeout the listener really has (Metacontroller's client keeps idle connections 90 s). */
     Duration idleTimeout() {
         return Duration.ofMillis(((ServerConnector) app.jettyServer().server().getConnectors()[0]).getIdleTimeout());
