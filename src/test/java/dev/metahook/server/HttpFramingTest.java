@@ -92,6 +92,27 @@ class HttpFramingTest {
         assertFalse(metrics().contains("code=\"500\""), "no 500 counted");
     }
 
+    /**
+     * docs/configuration.md: {@code IDLE_TIMEOUT_SECONDS} (1 s on this server) is the keep-alive wait
+     * between requests only; a body is cut by its own read limits (a 5 s pause), so a 2 s pause is
+     * answered 200. Jetty's clock cannot be injected, hence the real pause.
+     */
+    @Test
+    void aBodyPausingLongerThanTheKeepAliveIdleTimeoutIsStillRead() throws Exception {
+        byte[] whole = request("POST", "/widget/sync", GOOD, "Content-Length: " + GOOD.length);
+        int split = whole.length - GOOD.length / 2;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(whole, 0, split);
+            socket.getOutputStream().flush();
+            Thread.sleep(2000);
+            socket.getOutputStream().write(whole, split, whole.length - split);
+            socket.getOutputStream().flush();
+            RawHttp.Response response = RawHttp.read(socket.getInputStream());
+            assertEquals(200, response.status(), response.body());
+        }
+    }
+
     @Test
     void aBodyThatStopsComingIs408AndCountedAs408() throws IOException {
         byte[] part = Arrays.copyOf(GOOD, 10);
