@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * answer: {@code 200}, or {@code 503} from the memory budget), and every answer from then on says
  * {@code Connection: close}; the connection closes once that answer is written;</li>
  * <li>a connection whose client sends nothing more is closed once it has been quiet for
- * {@code quiet} with no request part-way ({@code SHUTDOWN_IDLE_SECONDS});</li>
+ * {@code quiet}, with no request part-way and no byte waiting unread ({@code SHUTDOWN_IDLE_SECONDS});</li>
  * <li>the drain is over when every connection is closed, or at the shutdown timeout; it is clean
  * when no call was in flight then.</li>
  * </ol>
@@ -163,7 +164,8 @@ final class Drain extends Handler.Wrapper {
      * connecting in between would be accepted and then reset, its request lost.
      */
     private static void untilRefused(String host, int port) {
-        InetSocketAddress address = new InetSocketAddress(host == null || host.equals("0.0.0.0") ? "127.0.0.1" : host, port);
+        boolean any = host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+        InetSocketAddress address = new InetSocketAddress(any ? "127.0.0.1" : host, port);
         long deadline = System.nanoTime() + LISTENER_CLOSE.toNanos();
         while (System.nanoTime() - deadline < 0) {
             try (Socket probe = new Socket()) {
@@ -171,7 +173,12 @@ final class Drain extends Handler.Wrapper {
             } catch (IOException refused) {
                 return;
             }
-            Thread.onSpinWait();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
         LOG.warn("the listener on {} still accepts connections {} after it was closed", address, LISTENER_CLOSE);
     }
@@ -198,7 +205,7 @@ final class Drain extends Handler.Wrapper {
                 if (connection instanceof SslConnection tls) {
                     connection = tls.getSslEndPoint().getConnection();
                 }
-                if (idle(connection) && idleFor(endPoint) >= quiet.toMillis()) {
+                if (idle(connection) && idleFor(endPoint) >= quiet.toMillis() && nothingUnread(endPoint)) {
                     quietOnes.add(connection);
                 }
             }
@@ -211,6 +218,21 @@ final class Drain extends Handler.Wrapper {
             return false;
         }
         return !(connection instanceof HttpConnection http) || (http.getParser().isStart() && http.isRequestBufferEmpty());
+    }
+
+    /**
+     * Whether the kernel holds no bytes the server has not read yet: a request that has arrived but
+     * was not read (a busy machine) makes the connection anything but quiet.
+     */
+    private static boolean nothingUnread(EndPoint endPoint) {
+        if (endPoint.getTransport() instanceof SocketChannel channel) {
+            try {
+                return channel.socket().getInputStream().available() == 0;
+            } catch (IOException closed) {
+                return true;
+            }
+        }
+        return true;
     }
 
     private static long idleFor(EndPoint endPoint) {

@@ -135,6 +135,6 @@ final class KeepAliveClients {
     public String toString() {
         return "answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
                 + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenAfterTheDrainBegan + " kept open after the drain began), lost "
-                + lost + ", not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
+                + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
     }
 }
