@@ -120,7 +120,7 @@ final class ObservedView implements ObservedChildren {
         }
         String name = typed.getMetadata() == null ? null : typed.getMetadata().getName();
         if (typed.getMetadata() != null) {
-            TypedObjects.checkTimestamps(typed.getMetadata(), pointer(object));
+            ObjectChecks.timestamps(typed.getMetadata(), pointer(object));
         }
         if (!object.fits(typed.getApiVersion(), typed.getKind(), name)) {
             object.tree();
@@ -140,7 +140,7 @@ final class ObservedView implements ObservedChildren {
     }
 
     private MalformedRequestException unreadable(ObservedObject object, Class<?> type, IOException e) {
-        String pointer = pointer(object) + (e instanceof JsonMappingException mapping ? TypedObjects.pointer(mapping) : "");
+        String pointer = pointer(object) + (e instanceof JsonMappingException mapping ? ObjectChecks.below(mapping) : "");
         String detail = e instanceof JsonProcessingException processing ? processing.getOriginalMessage() : e.getMessage();
         return new MalformedRequestException(pointer, pointer + ": cannot be read as " + type.getSimpleName() + ": " + detail);
     }

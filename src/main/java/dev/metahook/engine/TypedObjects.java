@@ -10,11 +10,7 @@ import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -56,7 +52,6 @@ final class TypedObjects {
      */
     static <T> Typed<T> read(JsonNode parent, Class<T> type, String field) {
         ObjectNode tree = (ObjectNode) parent;
-        checkTimestamps(tree, "/" + field);
         TerminalException invalid = null;
         for (int attempt = 0; ; attempt++) {
             try {
@@ -77,48 +72,6 @@ final class TypedObjects {
                 throw new MalformedRequestException("/" + field, "/" + field + ": " + e.getOriginalMessage());
             }
         }
-    }
-
-    /**
-     * The object's creation and deletion times must be RFC 3339 as Kubernetes writes them: a
-     * controller reads them (a teardown deadline from the deletionTimestamp), and one it cannot read
-     * is a bad request naming the field, not the controller's failure.
-     */
-    static void checkTimestamps(JsonNode object, String pointer) {
-        JsonNode metadata = object.path("metadata");
-        for (String field : List.of("creationTimestamp", "deletionTimestamp")) {
-            JsonNode value = metadata.path(field);
-            if (value.isTextual()) {
-                checkTimestamp(value.textValue(), pointer + "/metadata/" + field);
-            }
-        }
-    }
-
-    static void checkTimestamps(ObjectMeta metadata, String pointer) {
-        checkTimestamp(metadata.getCreationTimestamp(), pointer + "/metadata/creationTimestamp");
-        checkTimestamp(metadata.getDeletionTimestamp(), pointer + "/metadata/deletionTimestamp");
-    }
-
-    private static void checkTimestamp(String value, String pointer) {
-        if (value == null) {
-            return;
-        }
-        try {
-            OffsetDateTime.parse(value);
-        } catch (DateTimeParseException e) {
-            throw new MalformedRequestException(pointer, pointer + ": '" + value
-                    + "' is not a time as Kubernetes writes one (RFC 3339, such as 2026-11-29T16:04:05Z)");
-        }
-    }
-
-    /** The JSON pointer, below the object read, of the field a mapping failure names. */
-    static String pointer(JsonMappingException e) {
-        StringBuilder pointer = new StringBuilder();
-        for (JsonMappingException.Reference ref : e.getPath()) {
-            pointer.append('/').append(ref.getFieldName() != null
-                    ? ref.getFieldName().replace("~", "~0").replace("/", "~1") : Integer.toString(ref.getIndex()));
-        }
-        return pointer.toString();
     }
 
     private static <T> T convert(JsonNode tree, Class<T> type) throws JsonProcessingException {
