@@ -73,13 +73,16 @@ public final class HookEngine {
     private static Decoded decode(Registration registration, Hook hook, byte[] body) {
         if (hook == Hook.CUSTOMIZE) {
             CustomizeRequest request = CustomizeRequest.read(body);
+            ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(null, null, request, facts(request.parent(), 0));
         }
         if (registration.kind() == Kind.COMPOSITE) {
             CompositeRequest request = CompositeRequest.read(body);
+            ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
         DecoratorRequest request = DecoratorRequest.read(body);
+        ObjectChecks.timestamps(request.target(), "/object");
         return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
 

@@ -1,6 +1,7 @@
 package dev.metahook.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ObservedChildren;
 import dev.metahook.wire.GroupKey;
@@ -118,6 +119,9 @@ final class ObservedView implements ObservedChildren {
             throw unreadable(object, type, e);
         }
         String name = typed.getMetadata() == null ? null : typed.getMetadata().getName();
+        if (typed.getMetadata() != null) {
+            ObjectChecks.timestamps(typed.getMetadata(), pointer(object));
+        }
         if (!object.fits(typed.getApiVersion(), typed.getKind(), name)) {
             object.tree();
             String pointer = pointer(object);
@@ -136,7 +140,7 @@ final class ObservedView implements ObservedChildren {
     }
 
     private MalformedRequestException unreadable(ObservedObject object, Class<?> type, IOException e) {
-        String pointer = pointer(object);
+        String pointer = pointer(object) + (e instanceof JsonMappingException mapping ? ObjectChecks.below(mapping) : "");
         String detail = e instanceof JsonProcessingException processing ? processing.getOriginalMessage() : e.getMessage();
         return new MalformedRequestException(pointer, pointer + ": cannot be read as " + type.getSimpleName() + ": " + detail);
     }

@@ -9,7 +9,6 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -37,20 +36,22 @@ public final class HookServer implements AutoCloseable {
     private final HookMetrics metrics;
     private final Authenticator authenticator;
     private final BodyIntake intake;
-    private final Drain drain = new Drain();
+    private final Drain drain;
     private final AtomicBoolean ready = new AtomicBoolean(false);
     private final WarmUp.Run warmUp;
     private Javalin app;
     private HeaderDeadline headerDeadline;
     private Boolean drained;
     private ManagementServer management;
+    private TlsConnector tls;
 
     private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
         this.config = config;
         this.engine = engine;
         this.warmUp = warmUp.start(engine);
+        this.drain = new Drain(config.shutdownIdle());
         this.metrics = new HookMetrics(engine.controllers().names());
-        this.authenticator = new Authenticator(config.auth(), Clock.systemUTC());
+        this.authenticator = new Authenticator(config.auth());
         this.intake = new BodyIntake(budget, config.maxBodySize());
     }
 
@@ -91,6 +92,16 @@ public final class HookServer implements AutoCloseable {
         return management == null ? -1 : management.port();
     }
 
+    /** Whether the drain has begun answering with {@code Connection: close} (the listener is closed by then). */
+    boolean draining() {
+        return drain.closing();
+    }
+
+    /** The hook listener. */
+    ServerConnector connector() {
+        return (ServerConnector) app.jettyServer().server().getConnectors()[0];
+    }
+
     /** The keep-alive idle timeout the listener really has (Metacontroller's client keeps idle connections 90 s). */
     Duration idleTimeout() {
         return Duration.ofMillis(((ServerConnector) app.jettyServer().server().getConnectors()[0]).getIdleTimeout());
@@ -98,15 +109,19 @@ public final class HookServer implements AutoCloseable {
 
     /**
      * Stops gracefully ({@link Drain}): readiness turns false and the listener stops accepting at
-     * once, calls in flight get up to the shutdown timeout to be answered, then the server stops.
-     * True when every call was answered. Stops once: a later call (from another thread, too) waits
-     * for that and returns the same.
+     * once; every request that comes on an open connection is answered with {@code Connection:
+     * close}, quiet connections are closed, and calls in flight get up to the shutdown timeout to be
+     * answered; then the server stops. True when every call was answered. Stops once: a later call
+     * (from another thread, too) waits for that and returns the same.
      */
     public synchronized boolean shutdown() {
         if (drained == null) {
             ready.set(false);
             drained = drain.drain(app.jettyServer().server(), config.shutdownTimeout());
             headerDeadline.close();
+            if (tls != null) {
+                tls.close();
+            }
             app.stop();
             if (management != null) {
                 management.close();
@@ -118,6 +133,11 @@ public final class HookServer implements AutoCloseable {
     @Override
     public void close() {
         shutdown();
+    }
+
+    /** Looks at the TLS files now instead of at the next periodic check; true when a new certificate is served from now on. */
+    boolean reloadTls() {
+        return tls != null && tls.reloadIfChanged();
     }
 
     private void configure(JavalinConfig javalin) {
@@ -154,11 +174,14 @@ public final class HookServer implements AutoCloseable {
     }
 
     private ServerConnector connector(Server server, HttpConfiguration http) {
-        ServerConnector connector = config.tls().enabled() ? TlsConnector.create(server, http, config.tls())
-                : new ServerConnector(server, new HttpConnectionFactory(http));
+        if (config.tls().enabled()) {
+            tls = TlsConnector.create(server, http, config.tls());
+        }
+        ServerConnector connector = tls != null ? tls.connector() : new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(config.host());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());
+        connector.setAcceptQueueSize(config.acceptQueueSize());
         return connector;
     }
 
@@ -182,7 +205,7 @@ public final class HookServer implements AutoCloseable {
                 body = taken.body();
                 answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body);
             }
-            if (!ready.get()) {
+            if (drain.closing()) {
                 ctx.header("Connection", "close");
             }
             int status = write(ctx, answer);

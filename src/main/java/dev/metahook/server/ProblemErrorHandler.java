@@ -16,6 +16,12 @@ import org.eclipse.jetty.util.Callback;
  */
 final class ProblemErrorHandler extends ErrorHandler {
 
+    /** Every method gets a body: Jetty's own handler gives one only to GET, POST and HEAD (an HTTP/2 preface, {@code OPTIONS *}). */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     /** A request Jetty got far enough to build. */
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause, Callback callback) {
@@ -38,7 +44,10 @@ final class ProblemErrorHandler extends ErrorHandler {
             case 400 -> Problem.of("bad-request", "Bad request", 400, "the request is not valid HTTP/1.1" + why);
             case 408 -> Problem.of("request-timeout", "Request timeout", 408, "the request did not arrive in time" + why);
             case 413 -> Problem.of("body-too-large", "Request body too large", 413, "the request is larger than the service accepts" + why);
+            case 404 -> Problem.of("not-found", "Not found", 404, "no such resource" + why + "; hooks are POST /<controller>/<sync|finalize|customize>");
             case 414 -> Problem.of("uri-too-long", "URI too long", 414, "the request target is longer than the service accepts" + why);
+            case 426 -> Problem.of("upgrade-required", "Upgrade required", 426,
+                    "this port speaks HTTP/1.1 only (an HTTP/2 preface came)" + why);
             case 431 -> Problem.of("headers-too-large", "Request header fields too large", 431,
                     "the request headers are larger than the service accepts" + why);
             default -> Problem.of("http-error", "HTTP error", status, "the request could not be served" + why);

@@ -19,12 +19,19 @@ import java.util.Map;
  * @param tls             certificate and key to serve HTTPS with, and the CA client certificates must chain to
  * @param managementPort  plain-HTTP port for health and metrics only ({@code MANAGEMENT_PORT}; -1, the default, for none;
  *                        0 picks a free one)
+ * @param shutdownIdle    during shutdown, how long a kept-alive connection may stay quiet, waiting for the request its
+ *                        client may still send on it, before it is closed ({@code SHUTDOWN_IDLE_SECONDS}, default 5;
+ *                        0 closes quiet connections at once, as tests that keep idle connections want)
+ * @param acceptQueueSize connections the kernel holds for the listener before they are accepted ({@code ACCEPT_QUEUE_SIZE},
+ *                        default 1024; the kernel caps it at {@code net.core.somaxconn})
  */
 public record ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout, Duration shutdownTimeout,
-                           Auth auth, Tls tls, int managementPort) {
+                           Auth auth, Tls tls, int managementPort, Duration shutdownIdle, int acceptQueueSize) {
     /** No management port. */
     public static final int NO_MANAGEMENT_PORT = -1;
     public static final long DEFAULT_MAX_BODY_SIZE = 16L * 1024 * 1024;
+    public static final Duration DEFAULT_SHUTDOWN_IDLE = Duration.ofSeconds(5);
+    public static final int DEFAULT_ACCEPT_QUEUE_SIZE = 1024;
     /** The largest MAX_BODY_SIZE: a body is held in one Java array, and a hook request near this size is far beyond any real one. */
     public static final long MAX_MAX_BODY_SIZE = 1L << 30;
 
@@ -51,6 +58,13 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         this(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, NO_MANAGEMENT_PORT);
     }
 
+    /** With the default shutdown idle time and accept queue. */
+    public ServerConfig(String host, int port, long maxBodySize, Duration idleTimeout, Duration shutdownTimeout, Auth auth, Tls tls,
+                        int managementPort) {
+        this(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, DEFAULT_SHUTDOWN_IDLE,
+                DEFAULT_ACCEPT_QUEUE_SIZE);
+    }
+
     public ServerConfig {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("PORT must be between 0 and 65535, got " + port);
@@ -69,6 +83,12 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         }
         if (shutdownTimeout.isNegative()) {
             throw new IllegalArgumentException("SHUTDOWN_TIMEOUT_SECONDS must not be negative, got " + shutdownTimeout.getSeconds());
+        }
+        if (shutdownIdle.isNegative()) {
+            throw new IllegalArgumentException("SHUTDOWN_IDLE_SECONDS must not be negative, got " + shutdownIdle.getSeconds());
+        }
+        if (acceptQueueSize < 1 || acceptQueueSize > 65535) {
+            throw new IllegalArgumentException("ACCEPT_QUEUE_SIZE must be between 1 and 65535, got " + acceptQueueSize);
         }
         if ((auth.basicUsernameFile() == null) != (auth.basicPasswordFile() == null)) {
             throw new IllegalArgumentException("AUTH_BASIC_USERNAME_FILE and AUTH_BASIC_PASSWORD_FILE go together");
@@ -96,35 +116,49 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
                 Duration.ofSeconds(integer(env, "SHUTDOWN_TIMEOUT_SECONDS", (int) defaults.shutdownTimeout().getSeconds())),
                 new Auth(path(env, "AUTH_BEARER_TOKEN_FILE"), path(env, "AUTH_BASIC_USERNAME_FILE"), path(env, "AUTH_BASIC_PASSWORD_FILE")),
                 new Tls(path(env, "TLS_CERT_FILE"), path(env, "TLS_KEY_FILE"), path(env, "TLS_CLIENT_CA_FILE")),
-                integer(env, "MANAGEMENT_PORT", NO_MANAGEMENT_PORT));
+                integer(env, "MANAGEMENT_PORT", NO_MANAGEMENT_PORT),
+                Duration.ofSeconds(integer(env, "SHUTDOWN_IDLE_SECONDS", (int) defaults.shutdownIdle().getSeconds())),
+                integer(env, "ACCEPT_QUEUE_SIZE", defaults.acceptQueueSize()));
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     public ServerConfig withHost(String host) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     public ServerConfig withMaxBodySize(long maxBodySize) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     public ServerConfig withAuth(Auth auth) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     public ServerConfig withIdleTimeout(Duration idleTimeout) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     public ServerConfig withManagementPort(int managementPort) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     public ServerConfig withTls(Tls tls) {
-        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort);
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
+    }
+
+    public ServerConfig withShutdownTimeout(Duration shutdownTimeout) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
+    }
+
+    public ServerConfig withShutdownIdle(Duration shutdownIdle) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
+    }
+
+    public ServerConfig withAcceptQueueSize(int acceptQueueSize) {
+        return new ServerConfig(host, port, maxBodySize, idleTimeout, shutdownTimeout, auth, tls, managementPort, shutdownIdle, acceptQueueSize);
     }
 
     private static Path path(Map<String, String> env, String name) {

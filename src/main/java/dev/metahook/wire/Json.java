@@ -2,6 +2,8 @@ package dev.metahook.wire;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -18,6 +20,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * The one Jackson configuration metahook uses, for reading bodies, converting trees to typed objects
@@ -38,6 +41,9 @@ public final class Json {
                     .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            // Kubernetes is written in Go, where a null list is an empty one and a list never holds a null:
+            // an explicit null list reads as empty, a null in a list is an error naming its place.
+            .withConfigOverride(List.class, list -> list.setSetterInfo(JsonSetter.Value.construct(Nulls.AS_EMPTY, Nulls.FAIL)))
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

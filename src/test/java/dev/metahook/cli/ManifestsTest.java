@@ -215,7 +215,7 @@ class ManifestsTest {
         JsonNode container = only("metacontroller", "Deployment").at("/spec/template/spec/containers/0");
         JsonNode startup = container.path("startupProbe");
         assertEquals("/healthz", startup.at("/httpGet/path").asText());
-        assertEquals("http", startup.at("/httpGet/port").asText());
+        assertEquals("management", startup.at("/httpGet/port").asText());
         assertTrue(startup.path("periodSeconds").asInt() * startup.path("failureThreshold").asInt() >= 60, startup.toString());
         assertTrue(container.at("/livenessProbe/initialDelaySeconds").isMissingNode(), "the startup probe replaces an initial delay");
     }
@@ -301,6 +301,57 @@ class ManifestsTest {
         JsonNode from = ofKind(older, "NetworkPolicy").get(0).at("/spec/ingress/0/from");
         assertEquals(1, from.size(), from.toString());
         assertEquals("metacontroller", from.at("/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText());
+    }
+
+    /**
+     * With the TLS component the hook port speaks HTTPS only, and kubelet probes speak plain HTTP: so
+     * every probe (startup, readiness, liveness) must go to the management port, or the pod never starts.
+     * The hooks are then called over https with the CA of the certificate's Secret.
+     */
+    @Test
+    void withTlsEveryProbeGoesToThePlainManagementPortAndTheHooksToHttps() throws Exception {
+        Path overlay = Path.of("target/kustomize-tls-test");
+        Files.createDirectories(overlay);
+        Files.writeString(overlay.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources:
+                - ../../metacontroller
+                components:
+                - ../../metacontroller/components/tls
+                """);
+        List<JsonNode> rendered = kustomize(overlay);
+        assertEquals(kinds(kustomize(Path.of("metacontroller"))), kinds(rendered));
+        Deployment deployment = Json.convert(ofKind(rendered, "Deployment").get(0), Deployment.class);
+        var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, String> env = new TreeMap<>();
+        container.getEnv().forEach(e -> env.put(e.getName(), e.getValue()));
+        assertEquals("/etc/metahook/tls/tls.crt", env.get("TLS_CERT_FILE"));
+        assertEquals("/etc/metahook/tls/tls.key", env.get("TLS_KEY_FILE"));
+        assertTrue(container.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/etc/metahook/tls")), "the Secret is mounted");
+        Map<String, Integer> ports = new TreeMap<>();
+        container.getPorts().forEach(p -> ports.put(p.getName(), p.getContainerPort()));
+        assertEquals(Integer.parseInt(env.get("PORT")), ports.get("http"), "the hook port, now HTTPS");
+        var probes = Map.of("startup", container.getStartupProbe(), "readiness", container.getReadinessProbe(),
+                "liveness", container.getLivenessProbe());
+        for (var probe : probes.entrySet()) {
+            var get = probe.getValue().getHttpGet();
+            String port = get.getPort().getStrVal() != null ? get.getPort().getStrVal() : null;
+            int number = port != null ? ports.get(port) : get.getPort().getIntVal();
+            assertEquals(Integer.parseInt(env.get("MANAGEMENT_PORT")), number, probe.getKey() + " probe on the management port");
+            assertTrue(get.getScheme() == null || get.getScheme().equals("HTTP"), probe.getKey() + " probe in plain HTTP");
+            assertEquals(probe.getKey().equals("readiness") ? "/readyz" : "/healthz", get.getPath(), probe.getKey());
+        }
+        Service service = Json.convert(ofKind(rendered, "Service").get(0), Service.class);
+        assertEquals(443, service.getSpec().getPorts().get(0).getPort());
+        assertEquals("http", service.getSpec().getPorts().get(0).getTargetPort().getStrVal());
+        for (JsonNode controller : ofKind(rendered, "CompositeController")) {
+            String name = controller.at("/metadata/name").asText();
+            controller.at("/spec/hooks").fields().forEachRemaining(hook -> assertTrue(
+                    hook.getValue().at("/webhook/url").asText().startsWith("https://metahook.metahook-system/"), name + " " + hook.getKey()));
+            assertEquals("metahook-tls", controller.at("/spec/endpointConfigs/0/caBundle/secretRef/name").asText(), name);
+            assertEquals("Bearer", controller.at("/spec/endpointConfigs/0/authorization/type").asText(), name + " keeps the token");
+        }
     }
 
     private static List<JsonNode> kustomize(Path dir) throws Exception {

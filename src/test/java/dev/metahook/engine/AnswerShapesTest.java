@@ -126,6 +126,6 @@ class AnswerShapesTest {
 
         HookAnswer read = ENGINE.handle("widget", "sync", syncWithABrokenChild());
         assertEquals(400, read.status(), text(read));
-        assertEquals("/children/ConfigMap.v1/hello", Json.parse(read.body()).path("pointer").asText(), text(read));
+        assertEquals("/children/ConfigMap.v1/hello/data", Json.parse(read.body()).path("pointer").asText(), text(read));
     }
 }

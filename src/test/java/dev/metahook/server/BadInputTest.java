@@ -80,8 +80,45 @@ class BadInputTest {
         child.put("data", "not a map");
         byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(child), false));
         problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
-                .body("pointer", equalTo("/children/ConfigMap.v1/hello"))
-                .body("detail", containsString("/children/ConfigMap.v1/hello: cannot be read as ConfigMap"));
+                .body("pointer", equalTo("/children/ConfigMap.v1/hello/data"))
+                .body("detail", containsString("/children/ConfigMap.v1/hello/data: cannot be read as ConfigMap"));
+    }
+
+    /**
+     * Kubernetes is written in Go: a list never holds a null, so one in an observed child is a bad
+     * request naming its place (it was a 500 with the controller's NullPointerException), while a null
+     * list is Go's empty one and reads as empty.
+     */
+    @Test
+    void aNullInAListOfAnObservedChildIs400NamingItAndANullListIsEmpty() {
+        ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
+        child.with("metadata").putArray("ownerReferences").addNull();
+        byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(child), false));
+        problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
+                .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/ownerReferences/0"))
+                .body("detail", not(containsString("Exception")));
+
+        ObjectNode nullList = Requests.observedConfigMap("hello", 1, "hi");
+        nullList.with("metadata").putNull("finalizers");
+        server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(nullList), false)))
+                .statusCode(200);
+    }
+
+    /** A controller reads these times (the Database teardown's deadline); one that is not RFC 3339 is a 400 naming it, not a 500. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "parent deletionTimestamp | parent | deletionTimestamp | /parent/metadata/deletionTimestamp",
+            "parent creationTimestamp | parent | creationTimestamp | /parent/metadata/creationTimestamp",
+            "child deletionTimestamp | child | deletionTimestamp | /children/ConfigMap.v1/hello/metadata/deletionTimestamp",
+    })
+    void anUnreadableTimestampIs400NamingIt(String what, String where, String field, String pointer) {
+        ObjectNode parent = Requests.widget("hello", 1, "hi");
+        ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
+        (where.equals("parent") ? parent : child).with("metadata").put(field, "yesterday");
+        byte[] request = Requests.bytes(Requests.sync(parent, List.of(child), false));
+        problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
+                .body("pointer", equalTo(pointer))
+                .body("detail", containsString("'yesterday' is not a time"));
     }
 
     @Test

@@ -27,9 +27,11 @@ final class Certificates {
     final Path serverKey;
     final Path clientCert;
     final Path clientKey;
+    private static final java.util.concurrent.atomic.AtomicLong SERIAL = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
+    private final KeyPair ca;
 
     Certificates(Path dir) throws Exception {
-        KeyPair ca = keys();
+        ca = keys();
         X509Certificate caCertificate = sign("CN=metahook test CA", ca, "CN=metahook test CA", ca, true, null);
         KeyPair server = keys();
         X509Certificate serverCertificate = sign("CN=127.0.0.1", server, "CN=metahook test CA", ca, false,
@@ -44,6 +46,20 @@ final class Certificates {
         clientKey = write(dir.resolve("client.key"), client.getPrivate());
     }
 
+    /** A new server certificate and key from the same CA, written over these files as cert-manager renews a Secret. */
+    void renewServer(Path cert, Path key) throws Exception {
+        KeyPair server = keys();
+        write(cert, sign("CN=127.0.0.1", server, "CN=metahook test CA", ca, false,
+                new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.iPAddress, "127.0.0.1")})));
+        write(key, server.getPrivate());
+    }
+
+    /** A certificate for a key that is not in the key file beside it. */
+    void certificateForAnotherKey(Path cert) throws Exception {
+        write(cert, sign("CN=127.0.0.1", keys(), "CN=metahook test CA", ca, false,
+                new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.iPAddress, "127.0.0.1")})));
+    }
+
     private static KeyPair keys() throws Exception {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
@@ -53,7 +69,7 @@ final class Certificates {
     private static X509Certificate sign(String subject, KeyPair subjectKeys, String issuer, KeyPair issuerKeys, boolean ca,
                                         GeneralNames names) throws Exception {
         Instant now = Instant.now();
-        JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(new X500Name(issuer), BigInteger.valueOf(now.toEpochMilli()),
+        JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(new X500Name(issuer), BigInteger.valueOf(SERIAL.incrementAndGet()),
                 Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), new X500Name(subject),
                 subjectKeys.getPublic());
         builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));

@@ -64,6 +64,19 @@ class HttpFramingTest {
         return given().port(server.port()).get("/metrics").then().statusCode(200).extract().asString();
     }
 
+    /** An HTTP/2 client that sends its preface to this HTTP/1.1 port is told to speak HTTP/1.1, with a problem body. */
+    @Test
+    void anHttp2PrefaceIs426WithAProblemBody() throws IOException {
+        byte[] preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        JsonNode body = problem(RawHttp.send(server.port(), preface, true), 426);
+        assertTrue(body.path("detail").asText().contains("HTTP/1.1"), body.toString());
+    }
+
+    @Test
+    void optionsStarIs404WithAProblemBody() throws IOException {
+        problem(RawHttp.send(server.port(), request("OPTIONS", "*", new byte[0]), true), 404);
+    }
+
     @Test
     void aBodyShorterThanItsContentLengthIs400() throws IOException {
         byte[] half = Arrays.copyOf(GOOD, GOOD.length / 2);
@@ -77,6 +90,27 @@ class HttpFramingTest {
         byte[] chunked = "ffffffffffffffff\r\n{}\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
         problem(RawHttp.send(server.port(), request("POST", "/widget/sync", chunked, "Transfer-Encoding: chunked"), true), 400);
         assertFalse(metrics().contains("code=\"500\""), "no 500 counted");
+    }
+
+    /**
+     * docs/configuration.md: {@code IDLE_TIMEOUT_SECONDS} (1 s on this server) is the keep-alive wait
+     * between requests only; a body is cut by its own read limits (a 5 s pause), so a 2 s pause is
+     * answered 200. Jetty's clock cannot be injected, hence the real pause.
+     */
+    @Test
+    void aBodyPausingLongerThanTheKeepAliveIdleTimeoutIsStillRead() throws Exception {
+        byte[] whole = request("POST", "/widget/sync", GOOD, "Content-Length: " + GOOD.length);
+        int split = whole.length - GOOD.length / 2;
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(whole, 0, split);
+            socket.getOutputStream().flush();
+            Thread.sleep(2000);
+            socket.getOutputStream().write(whole, split, whole.length - split);
+            socket.getOutputStream().flush();
+            RawHttp.Response response = RawHttp.read(socket.getInputStream());
+            assertEquals(200, response.status(), response.body());
+        }
     }
 
     @Test

@@ -27,6 +27,11 @@ class ServerConfigTest {
                 new ServerConfig.Auth(Path.of("/var/run/token"), null, null),
                 new ServerConfig.Tls(Path.of("/tls/tls.crt"), Path.of("/tls/tls.key"), Path.of("/tls/ca.crt")), 8081), config);
         assertEquals(1000, ServerConfig.fromEnvironment(Map.of("MAX_BODY_SIZE", "1000")).maxBodySize());
+        ServerConfig drain = ServerConfig.fromEnvironment(Map.of("SHUTDOWN_IDLE_SECONDS", "0", "ACCEPT_QUEUE_SIZE", "4096"));
+        assertEquals(Duration.ZERO, drain.shutdownIdle());
+        assertEquals(4096, drain.acceptQueueSize());
+        assertEquals(Duration.ofSeconds(5), ServerConfig.defaults().shutdownIdle());
+        assertEquals(1024, ServerConfig.defaults().acceptQueueSize(), "not Java's 50: a burst of reconnects after a rollout fits");
     }
 
     @Test
@@ -46,6 +51,10 @@ class ServerConfigTest {
                 () -> ServerConfig.fromEnvironment(Map.of("MANAGEMENT_PORT", "8080"))).getMessage());
         assertEquals("MANAGEMENT_PORT must be between 0 and 65535, got 70000", assertThrows(IllegalArgumentException.class,
                 () -> ServerConfig.fromEnvironment(Map.of("MANAGEMENT_PORT", "70000"))).getMessage());
+        assertEquals("SHUTDOWN_IDLE_SECONDS must not be negative, got -1", assertThrows(IllegalArgumentException.class,
+                () -> ServerConfig.fromEnvironment(Map.of("SHUTDOWN_IDLE_SECONDS", "-1"))).getMessage());
+        assertEquals("ACCEPT_QUEUE_SIZE must be between 1 and 65535, got 0", assertThrows(IllegalArgumentException.class,
+                () -> ServerConfig.fromEnvironment(Map.of("ACCEPT_QUEUE_SIZE", "0"))).getMessage());
         assertEquals("TLS_CERT_FILE and TLS_KEY_FILE go together",
                 assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromEnvironment(Map.of("TLS_CERT_FILE", "/a"))).getMessage());
         assertEquals("AUTH_BASIC_USERNAME_FILE and AUTH_BASIC_PASSWORD_FILE go together", assertThrows(IllegalArgumentException.class,

@@ -1,13 +1,21 @@
 package dev.metahook.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.metahook.engine.HookEngine;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import java.io.IOException;
+import java.math.BigInteger;
+import java.security.cert.X509Certificate;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
@@ -23,6 +31,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 import nl.altindag.ssl.pem.util.PemUtils;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /** HTTPS from PEM files, a client certificate when a CA bundle is configured, and credentials on top. */
@@ -119,6 +128,76 @@ class TlsTest {
             assertNotEquals(0, openssl.exitValue(), output);
             assertTrue(output.contains("alert protocol version"), "the server, not the client, refuses TLS 1.1: " + output);
         }
+    }
+
+    /**
+     * cert-manager renews the Secret in place: the new pair is served from the next handshake, with no
+     * restart. Files that are then broken, that do not match, or that are gone keep the last good pair
+     * in service, and the log says so; a good pair again is taken up again.
+     */
+    @Test
+    void aRenewedCertificateIsServedWithoutARestartAndBrokenOrDeletedFilesKeepTheLastGoodOne() throws Exception {
+        Certificates certificates = new Certificates(dir);
+        Path served = Files.createDirectories(dir.resolve("secret"));
+        Path cert = Files.copy(certificates.serverCert, served.resolve("tls.crt"));
+        Path key = Files.copy(certificates.serverKey, served.resolve("tls.key"));
+        ServerConfig config = ServerConfig.defaults().withHost("127.0.0.1").withPort(0).withShutdownIdle(java.time.Duration.ZERO)
+                .withTls(new ServerConfig.Tls(cert, key, null));
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(TlsConnector.class);
+        logger.addAppender(log);
+        try (HookServer server = HookServer.start(config, new HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
+            BigInteger first = servedSerial(server.port(), certificates);
+            assertFalse(server.reloadTls(), "unchanged files: nothing to do");
+
+            certificates.renewServer(cert, key);
+            assertTrue(server.reloadTls());
+            BigInteger renewed = servedSerial(server.port(), certificates);
+            assertNotEquals(first, renewed, "the renewed certificate is served");
+            assertEquals(200, post(client(certificates, false), server.port(), null).statusCode());
+
+            Files.writeString(cert, "-----BEGIN CERTIFICATE-----\nhalf written");
+            assertFalse(server.reloadTls());
+            assertEquals(renewed, servedSerial(server.port(), certificates), "a broken file keeps the last good pair");
+            certificates.certificateForAnotherKey(cert);
+            assertFalse(server.reloadTls());
+            assertEquals(renewed, servedSerial(server.port(), certificates), "a certificate without its key keeps the last good pair");
+            Files.delete(cert);
+            Files.delete(key);
+            assertFalse(server.reloadTls());
+            assertEquals(renewed, servedSerial(server.port(), certificates), "deleted files keep the last good pair");
+            assertEquals(200, post(client(certificates, false), server.port(), null).statusCode());
+            List<String> warnings = log.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
+            assertEquals(3, warnings.size(), warnings.toString());
+            assertTrue(warnings.stream().allMatch(w -> w.contains("still serving the certificate loaded before")), warnings.toString());
+            assertTrue(warnings.get(1).contains("is not the key of the certificate"), warnings.get(1));
+
+            certificates.renewServer(cert, key);
+            assertTrue(server.reloadTls(), "good files again");
+            assertNotEquals(renewed, servedSerial(server.port(), certificates));
+        } finally {
+            logger.detachAppender(log);
+        }
+    }
+
+    /** The serial number of the certificate the server presents in a new handshake (a new context: no session is resumed). */
+    private static BigInteger servedSerial(int port, Certificates certificates) throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {PemUtils.loadTrustMaterial(certificates.caCert)}, null);
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.startHandshake();
+            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
+        }
+    }
+
+    private static HttpResponse<String> post(HttpClient client, int port, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/widget/sync"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(REQUEST));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -1,0 +1,140 @@
+package dev.metahook.reliability;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Keep-alive clients sending hook calls back to back, as Metacontroller's workers do under load: each
+ * writes a whole request, reads the whole answer, sends the next one on the same connection, and
+ * opens a new connection only after an answer that said {@code Connection: close}. A client ends
+ * when a new connection is refused (the listener is closed), or at the time bound. A request that
+ * was written whole and got no whole answer is lost: Go's HTTP client does not send a POST again.
+ */
+final class KeepAliveClients {
+    private static final Duration BOUND = Duration.ofMinutes(2);
+
+    final AtomicLong answered = new AtomicLong();
+    final AtomicLong answeredClose = new AtomicLong();
+    final AtomicLong answered503 = new AtomicLong();
+    /** Answers other than 200 and 503. */
+    final AtomicLong answeredOther = new AtomicLong();
+    /** 503s without {@code Connection: close}. */
+    final AtomicLong refusedKeepingOpen = new AtomicLong();
+    /** Written whole after SIGTERM (by the client's clock), then the connection closed or reset before a whole answer came. */
+    final AtomicLong lost = new AtomicLong();
+    /** The same for a request written before SIGTERM (see {@link DrainIT}). */
+    final AtomicLong lostBeforeSigterm = new AtomicLong();
+    /** The connection was closed or reset while the request was being written. */
+    final AtomicLong notWritten = new AtomicLong();
+    /** Answers without {@code Connection: close} to requests sent after a first {@code Connection: close} had been received. */
+    final AtomicLong keptOpenAfterTheDrainBegan = new AtomicLong();
+    final AtomicLong refusedConnections = new AtomicLong();
+    final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    /** When the first answer saying {@code Connection: close} was received (nanoTime), or 0. */
+    private final AtomicLong firstClose = new AtomicLong();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile long sigterm;
+
+    KeepAliveClients(int port, byte[] body, int clients) {
+        for (int i = 0; i < clients; i++) {
+            threads.add(Scenarios.started(() -> run(port, body)));
+        }
+    }
+
+    private void run(int port, byte[] body) {
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        while (System.nanoTime() < deadline) {
+            Socket socket;
+            try {
+                socket = Scenarios.socket(port);
+            } catch (IOException refused) {
+                refusedConnections.incrementAndGet();
+                return;
+            }
+            try (socket) {
+                while (System.nanoTime() < deadline && call(socket, body)) {
+                    // the next call on the same connection
+                }
+            } catch (IOException closing) {
+                // closing a connection the server already closed
+            }
+        }
+    }
+
+    /** One call; true when the connection may carry the next one. */
+    private boolean call(Socket socket, byte[] body) {
+        long sent = System.nanoTime();
+        try {
+            OutputStream out = socket.getOutputStream();
+            out.write(Http.head("POST", Scenarios.HOOK, body.length));
+            out.write(body);
+            out.flush();
+        } catch (IOException e) {
+            notWritten.incrementAndGet();
+            failed("not written: " + e);
+            return false;
+        }
+        Http.Response response;
+        try {
+            response = Http.read(socket.getInputStream());
+        } catch (IOException | RuntimeException e) {
+            long signalled = sigterm;
+            boolean before = signalled == 0 || sent - signalled < 0;
+            (before ? lostBeforeSigterm : lost).incrementAndGet();
+            failed("lost: " + e + (signalled == 0 ? "" : ", sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM,"));
+            return false;
+        }
+        answered.incrementAndGet();
+        if (response.status() == 503) {
+            answered503.incrementAndGet();
+        }
+        if (response.status() != 200 && response.status() != 503) {
+            answeredOther.incrementAndGet();
+            failed("answered " + response.status() + ": " + response.text());
+        }
+        if (response.closes()) {
+            answeredClose.incrementAndGet();
+            firstClose.compareAndSet(0, System.nanoTime());
+            return false;
+        }
+        if (response.status() == 503) {
+            refusedKeepingOpen.incrementAndGet();
+        }
+        long drainSeen = firstClose.get();
+        if (drainSeen != 0 && sent - drainSeen > 0) {
+            keptOpenAfterTheDrainBegan.incrementAndGet();
+        }
+        return true;
+    }
+
+    private void failed(String what) {
+        if (failures.size() < 5) {
+            long signalled = sigterm;
+            failures.add(what + (signalled == 0 ? " before SIGTERM" : " " + (System.nanoTime() - signalled) / 1_000_000 + " ms after SIGTERM"));
+        }
+    }
+
+    /** Failures are told with their time since this moment (nanoTime). */
+    void sigtermAt(long nanoTime) {
+        sigterm = nanoTime;
+    }
+
+    void join() throws InterruptedException {
+        for (Thread thread : threads) {
+            thread.join(BOUND.plusSeconds(30).toMillis());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
+                + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenAfterTheDrainBegan + " kept open after the drain began), lost "
+                + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
+    }
+}
