@@ -17,6 +17,9 @@ import dev.metahook.examples.configmappropagation.ConfigMapPropagationController
 import dev.metahook.readme.ReadmeCode;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
+import dev.metahook.api.Child;
+import dev.metahook.api.Declaration;
+import dev.metahook.api.Update;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -122,6 +125,31 @@ class HookTesterTest {
         CheckReport database = HookTester.of(CONTROLLERS, "database", Path.of("metacontroller/database-controller.yaml"))
                 .check(Manifests.read(Path.of("examples/database.yaml"), Database.class));
         assertTrue(database.clean(), database::toString);
+    }
+
+    /** The declared children and settings reach the tester's manifest: no manifest file, no child types repeated. */
+    @Test
+    void aTesterFromTheRegistrationAloneChecksWhatItDeclares() {
+        Controllers declared = Controllers.builder().composite("widget", Widget.class, new WidgetController(),
+                Declaration.children(Child.of(ConfigMap.class, Update.RECREATE)).resync(Duration.ofSeconds(30))).build();
+        HookTester tester = HookTester.of(declared, "widget");
+        assertEquals("{\"apiVersion\":\"v1\",\"resource\":\"configmaps\",\"updateStrategy\":{\"method\":\"Recreate\"}}",
+                tester.manifest().at("/spec/childResources/0").toString());
+        assertEquals(30, tester.manifest().at("/spec/resyncPeriodSeconds").asInt());
+        assertEquals(List.of("sync", "finalize", "customize"), fieldNames(tester.manifest().at("/spec/hooks")));
+        Secret shared = new SecretBuilder().withNewMetadata().withName("widget-shared").withNamespace("default").endMetadata().build();
+        CheckReport clean = tester.check(widget("hi"), null, List.of(shared));
+        assertTrue(clean.clean(), clean::toString);
+
+        Controllers undeclared = Controllers.builder().composite("widget", Widget.class, new WidgetController()).build();
+        CheckReport report = HookTester.of(undeclared, "widget").check(widget("hi"), null, List.of(shared));
+        assertTrue(report.breaches().stream().anyMatch(breach -> breach.startsWith("undeclared")), report::toString);
+    }
+
+    private static List<String> fieldNames(com.fasterxml.jackson.databind.JsonNode node) {
+        List<String> names = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test
