@@ -18,6 +18,7 @@ import dev.metahook.readme.ReadmeCode;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import dev.metahook.api.Child;
+import dev.metahook.api.CompositeController;
 import dev.metahook.api.Declaration;
 import dev.metahook.api.Update;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -130,20 +131,23 @@ class HookTesterTest {
     /** The declared children and settings reach the tester's manifest: no manifest file, no child types repeated. */
     @Test
     void aTesterFromTheRegistrationAloneChecksWhatItDeclares() {
-        Controllers declared = Controllers.builder().composite("widget", Widget.class, new WidgetController(),
+        CompositeController<Widget, Map<String, Object>> controller = (widget, context) -> Result.<Map<String, Object>>of(
+                new ConfigMapBuilder().withNewMetadata().withName(widget.getMetadata().getName()).endMetadata()
+                        .addToData("message", widget.getSpec().message).build()).deletingUnlisted();
+        Controllers declared = Controllers.builder().composite("widget", Widget.class, controller,
                 Declaration.children(Child.of(ConfigMap.class, Update.RECREATE)).resync(Duration.ofSeconds(30))).build();
         HookTester tester = HookTester.of(declared, "widget");
         assertEquals("{\"apiVersion\":\"v1\",\"resource\":\"configmaps\",\"updateStrategy\":{\"method\":\"Recreate\"}}",
                 tester.manifest().at("/spec/childResources/0").toString());
         assertEquals(30, tester.manifest().at("/spec/resyncPeriodSeconds").asInt());
-        assertEquals(List.of("sync", "finalize", "customize"), fieldNames(tester.manifest().at("/spec/hooks")));
-        Secret shared = new SecretBuilder().withNewMetadata().withName("widget-shared").withNamespace("default").endMetadata().build();
-        CheckReport clean = tester.check(widget("hi"), null, List.of(shared));
+        assertEquals(List.of("sync"), fieldNames(tester.manifest().at("/spec/hooks")));
+        CheckReport clean = tester.check(widget("hi"));
         assertTrue(clean.clean(), clean::toString);
 
-        Controllers undeclared = Controllers.builder().composite("widget", Widget.class, new WidgetController()).build();
-        CheckReport report = HookTester.of(undeclared, "widget").check(widget("hi"), null, List.of(shared));
-        assertTrue(report.breaches().stream().anyMatch(breach -> breach.startsWith("undeclared")), report::toString);
+        Controllers undeclared = Controllers.builder().composite("widget", Widget.class, controller).build();
+        CheckReport report = HookTester.of(undeclared, "widget").check(widget("hi"));
+        assertTrue(report.breaches().stream().anyMatch(breach -> breach.contains("is not declared in the controller's spec.childResources")),
+                report::toString);
     }
 
     private static List<String> fieldNames(com.fasterxml.jackson.databind.JsonNode node) {
