@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 /**
  * The controllers a server serves, each under a short name that becomes its routes
  * ({@code /webapp/sync}). Which hooks a controller has follows from the interfaces it implements:
- * sync always, finalize for a {@link Cleaner}, customize for a {@link Customizer}.
+ * sync always, finalize for a {@link Cleaner}, customize for a {@link Customizer}. What else
+ * Metacontroller must know (the child resources and their update strategies, resync, selectors) is
+ * the registration's {@link Declaration}, from which the manifests are generated.
  */
 public final class Controllers {
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");

@@ -7,6 +7,8 @@ import dev.metahook.wire.Json;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crdv2.generator.CRDGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -32,6 +34,10 @@ final class CustomResourceDefinitions {
 
     /** The CRD of this type as a tree; {@code composite} when Metacontroller writes its status.observedGeneration. */
     static ObjectNode of(Class<? extends HasMetadata> type, boolean composite) {
+        if (type.getAnnotation(Group.class) == null || type.getAnnotation(Version.class) == null) {
+            throw new IllegalArgumentException(type.getName() + ": a CRD needs the type's group and version: annotate it with"
+                    + " fabric8's @Group and @Version");
+        }
         List<HasMetadata> generated = new ArrayList<>();
         new CRDGenerator().forCRDVersions("v1").withParallelGenerationEnabled(false)
                 .withPostProcessor(new io.fabric8.crdv2.generator.CRDPostProcessor() {

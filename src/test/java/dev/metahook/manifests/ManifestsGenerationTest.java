@@ -190,6 +190,18 @@ class ManifestsGenerationTest {
         assertFalse(older.contains("endpointConfigs") || older.contains("AUTH_BEARER_TOKEN_FILE") || older.contains("hook-token"), older);
     }
 
+    /** A parent type without its group and version. */
+    public static class Unversioned extends CustomResource<Map<String, Object>, Map<String, Object>> implements Namespaced {
+    }
+
+    @Test
+    void aParentWithoutGroupAndVersionIsAClearError() {
+        Controllers controllers = Controllers.builder().composite("loose", Unversioned.class, (u, c) -> Result.keepingObserved()).build();
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> Manifests.generate(controllers, GREETING));
+        assertEquals(Unversioned.class.getName() + ": a CRD needs the type's group and version: annotate it with fabric8's @Group and @Version",
+                error.getMessage());
+    }
+
     @Test
     void theSameRegistrationGivesTheSameBytes() {
         assertEquals(Manifests.generate(shelves(), GREETING), Manifests.generate(shelves(), GREETING));
