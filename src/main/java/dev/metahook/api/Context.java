@@ -1,6 +1,8 @@
 package dev.metahook.api;
 
 import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything Metacontroller sent with a hook call besides the parent: the observed children (a
@@ -24,4 +26,12 @@ public interface Context {
 
     /** The clock of the server: the time conditions carry. A fixed one in tests. */
     Clock clock();
+
+    /**
+     * The parent's status as the request carried it, as plain JSON values (maps, lists, strings,
+     * {@code BigDecimal} or integer numbers, booleans, nulls), whether or not it fits the status type;
+     * empty when the parent has no status object. Read it when the typed status is null because it
+     * did not fit: see {@link RawStatusReader}.
+     */
+    Optional<Map<String, Object>> rawStatus();
 }

@@ -15,10 +15,16 @@ final class Arguments {
     private Arguments() {
     }
 
+    /** The words that ask for the usage instead of running a command. */
+    static final Set<String> HELP = Set.of("--help", "-h", "help");
+
     static Arguments parse(List<String> args, Set<String> known, String usage) {
         Arguments arguments = new Arguments();
         for (int i = 0; i < args.size(); i++) {
             String name = args.get(i);
+            if (HELP.contains(name)) {
+                throw UsageException.help(usage);
+            }
             if (!name.startsWith("--") || !known.contains(name.substring(2))) {
                 throw new UsageException("unknown option " + name + "\n" + usage);
             }

@@ -25,7 +25,7 @@ import java.util.Set;
  * none; a customize rule that no {@code --related} object matched is one.
  */
 final class CheckCommand {
-    static final String USAGE = "usage: java -jar metahook.jar check --controller <CompositeController or DecoratorController yaml>"
+    static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
             + " [--url <hook url>] [--passes <n>]";
 
@@ -33,9 +33,9 @@ final class CheckCommand {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "request", "updated-parent", "related", "url", "passes"),
-                USAGE);
-        ControllerSpec spec = RenderCommand.controller(arguments.required("controller", USAGE));
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
+                "url", "passes"), USAGE);
+        ControllerSpec spec = ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name"));
         String requestFile = arguments.optional("request");
         if (requestFile != null && spec.decorator()) {
             throw new UsageException("--request takes a CompositeController's request; " + spec.name() + " is a DecoratorController\n" + USAGE);

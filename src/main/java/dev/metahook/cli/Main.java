@@ -15,12 +15,17 @@ public final class Main {
     private Main() {
     }
 
-    private static final String USAGE = "usage: java -jar metahook.jar [serve | render ... | check ... | manifests ...]\n  "
+    private static final String USAGE = "usage: java -jar metahook.jar [serve | render ... | check ... | manifests ... | help]\n  "
             + RenderCommand.USAGE + "\n  " + CheckCommand.USAGE + "\n  " + ManifestsCommand.USAGE;
 
     public static void main(String[] args) {
         String command = args.length == 0 ? "serve" : args[0];
         List<String> rest = Arrays.asList(args).subList(Math.min(1, args.length), args.length);
+        if (Arguments.HELP.contains(command)) {
+            System.exit(exitCode(() -> {
+                throw UsageException.help(USAGE);
+            }));
+        }
         switch (command) {
             case "serve" -> serve();
             case "render" -> System.exit(exitCode(() -> RenderCommand.run(rest, System.getenv(), System.out, System.err)));
@@ -33,11 +38,18 @@ public final class Main {
         }
     }
 
-    /** Runs a command; a usage or file error is one line on stderr and exit code 2, never a stack trace. */
+    /**
+     * Runs a command; a usage or file error is one line on stderr and exit code 2, never a stack trace;
+     * a request for help is the usage on stdout and exit code 0.
+     */
     static int exitCode(IntSupplier command) {
         try {
             return command.getAsInt();
         } catch (UsageException e) {
+            if (e.isHelp()) {
+                System.out.println(e.getMessage());
+                return 0;
+            }
             System.err.println("metahook: " + e.getMessage());
             return 2;
         } catch (RuntimeException e) {

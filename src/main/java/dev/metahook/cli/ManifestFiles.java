@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahook.sim.ControllerSpec;
 import dev.metahook.wire.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,6 +62,56 @@ final class ManifestFiles {
         return objects;
     }
 
+    /**
+     * The CompositeController or DecoratorController of a file that may hold other objects too (an
+     * example's manifest: the CRD, the controller, the hook's Deployment and Service); with several,
+     * the one {@code name} names.
+     */
+    static ControllerSpec controller(String file, String name) {
+        List<ObjectNode> objects = all(file);
+        List<ObjectNode> controllers = objects.stream().filter(ManifestFiles::isController).toList();
+        List<String> found = controllers.stream().map(ManifestFiles::describe).toList();
+        if (name != null) {
+            controllers = controllers.stream().filter(object -> name.equals(object.path("metadata").path("name").asText())).toList();
+            if (controllers.isEmpty()) {
+                throw new UsageException(file + ": holds no CompositeController or DecoratorController named " + name
+                        + (found.isEmpty() ? "" : "; it holds " + String.join(", ", found)));
+            }
+        }
+        if (controllers.isEmpty()) {
+            throw new UsageException(file + ": holds no CompositeController or DecoratorController of metacontroller.k8s.io"
+                    + (objects.isEmpty() ? "" : "; it holds " + String.join(", ", objects.stream().map(ManifestFiles::describe).toList())));
+        }
+        if (controllers.size() > 1) {
+            throw new UsageException(file + ": holds " + controllers.size() + " controllers (" + String.join(", ", found)
+                    + "): name one with --controller-name");
+        }
+        try {
+            return ControllerSpec.read(controllers.get(0));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(file + ": " + describe(controllers.get(0)) + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean isController(JsonNode object) {
+        String kind = object.path("kind").asText();
+        return object.path("apiVersion").asText().startsWith("metacontroller.k8s.io/")
+                && (kind.equals("CompositeController") || kind.equals("DecoratorController"));
+    }
+
+    private static String describe(JsonNode object) {
+        return object.path("kind").asText() + " " + object.path("metadata").path("name").asText();
+    }
+
+    /**
+     * Whether a document is a list of objects, as kubectl decodes one: it has an {@code items} list and
+     * a kind ending in {@code List} ({@code List}, {@code ConfigMapList}). A custom resource whose kind
+     * ends in {@code List} ({@code ConfigMapList} with a {@code spec}) is one object.
+     */
+    static boolean isList(JsonNode document) {
+        return document.path("kind").asText().endsWith("List") && document.path("items").isArray();
+    }
+
     /** Every object in the file: several documents, or a {@code List} with {@code items}. */
     static List<ObjectNode> all(String file) {
         Path path = Path.of(file);
@@ -72,7 +123,7 @@ final class ManifestFiles {
                 if (document == null || document.isNull() || document.isMissingNode()) {
                     continue;
                 }
-                for (JsonNode object : document.path("kind").asText().endsWith("List") ? document.path("items") : List.of(document)) {
+                for (JsonNode object : isList(document) ? document.path("items") : List.of(document)) {
                     objects.add(checked(object, file, line));
                 }
             }

@@ -29,15 +29,15 @@ import java.util.stream.StreamSupport;
  * included. With related objects, customize selects among them and the output lists what was sent.
  */
 final class RenderCommand {
-    static final String USAGE = "usage: java -jar metahook.jar render --controller <CompositeController or DecoratorController yaml>"
+    static final String USAGE = "usage: java -jar metahook.jar render --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " --parent <parent or target yaml> [--observed <children or attachments yaml>] [--related <objects yaml>] [--url <hook url>]";
 
     private RenderCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "parent", "observed", "related", "url"), USAGE);
-        ControllerSpec spec = controller(arguments.required("controller", USAGE));
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "observed", "related", "url"), USAGE);
+        ControllerSpec spec = ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name"));
         ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
         String observedFile = arguments.optional("observed");
         List<ObjectNode> observed = observedFile == null ? List.of() : ManifestFiles.all(observedFile);
@@ -63,14 +63,6 @@ final class RenderCommand {
         }
         out.print(ManifestFiles.yaml(output));
         return 0;
-    }
-
-    static ControllerSpec controller(String file) {
-        try {
-            return ControllerSpec.read(ManifestFiles.one(file));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(file + ": " + e.getMessage());
-        }
     }
 
     /** The related objects a request carried, as group key to object keys. */

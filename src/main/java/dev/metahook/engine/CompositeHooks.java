@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
+import dev.metahook.api.RawStatusReader;
 import dev.metahook.api.Result;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CompositeRequest;
@@ -28,10 +29,10 @@ final class CompositeHooks {
         checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.parent(), registration.type(), request.controller(), "parent");
         String namespace = namespaceOf(request.parent());
-        HookContext context = context(request.controller(), namespace, request.children(), request.related(), "children",
+        HookContext context = context(request.controller(), request.parent(), request.children(), request.related(), "children",
                 "childResources", hook, finalizing, clock);
-        var typed = TypedObjects.read(request.parent(), registration.type(), "parent");
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
+        var typed = TypedObjects.read(request.parent(), registration.type(), "parent", readsRawStatus(registration));
+        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();
@@ -59,14 +60,21 @@ final class CompositeHooks {
         return outcome.stalled() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
     }
 
+    /** Whether the controller takes a parent whose status does not fit, reading the status raw. */
+    static boolean readsRawStatus(Registration registration) {
+        return registration.controller() instanceof RawStatusReader;
+    }
+
     /** The context of a sync or finalize call: children keyed by the hook's version, related objects likewise. */
-    static HookContext context(ObjectNode controller, String namespace, ObjectMap children,
+    static HookContext context(ObjectNode controller, ObjectNode parent, ObjectMap children,
                                ObjectMap related, String field, String declarations, Hook hook,
                                boolean finalizing, Clock clock) {
+        String namespace = namespaceOf(parent);
         boolean v2 = HookVersion.declared(controller, hook.segment()) == HookVersion.V2;
         ObservedView observed = ObservedView.children(children, namespace, field);
         ObservedView relatedView = new ObservedView(related, namespace, v2 ? "" : namespace, "related");
-        return new HookContext(observed, relatedView, new ControllerObject(controller, declarations), finalizing, clock);
+        return new HookContext(observed, relatedView, new ControllerObject(controller, declarations), finalizing, clock,
+                parent);
     }
 
     /** The route names the hook; {@code finalizing} in the body must agree, and only a controller with finalize gets it. */

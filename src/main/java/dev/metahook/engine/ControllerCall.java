@@ -15,7 +15,7 @@ import java.util.function.Function;
 
 /**
  * Calls sync, cleanup or the stalled answer of one controller by the capabilities it has: a finalize
- * call goes to its {@link Cleaner}; an invalid spec or a {@link TerminalException} to its
+ * call goes to its {@link Cleaner}; an invalid spec or status, or a {@link TerminalException}, to its
  * {@link StalledHandler}, or to the engine's default for its kind.
  */
 final class ControllerCall {
@@ -27,20 +27,25 @@ final class ControllerCall {
     }
 
     /**
-     * @param invalid why the parent's spec had to be left out, or null
+     * A finalize call goes to cleanup with or without a readable spec (a teardown must not wait on an
+     * edit), but not without the status it may have recorded its progress in.
+     *
+     * @param typed the parent, and why its spec or status had to be left out
      * @param fallback the stalled answer when the controller has no {@link StalledHandler}
      */
     @SuppressWarnings("unchecked")
-    static Outcome run(Registration registration, HasMetadata parent, TerminalException invalid, Context context,
+    static Outcome run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
                        Function<TerminalException, Result<?>> fallback) {
         Object controller = registration.controller();
+        HasMetadata parent = typed.object();
+        TerminalException invalid = context.finalizing() ? typed.invalidStatus() : typed.invalid();
         try {
+            if (invalid != null) {
+                return stalled(controller, parent, context, invalid, fallback);
+            }
             if (context.finalizing()) {
                 Cleanup<?> cleanup = ((Cleaner<HasMetadata, ?>) controller).cleanup(parent, context);
                 return new Outcome(required(cleanup, "cleanup").result(), cleanup.isDone(), false);
-            }
-            if (invalid != null) {
-                return stalled(controller, parent, context, invalid, fallback);
             }
             Result<?> result = registration.kind() == Kind.COMPOSITE
                     ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)

@@ -40,7 +40,8 @@ final class CustomizeHook {
         JsonNode controller = composite ? request.controller() : Json.object();
         TypedObjects.checkKind(request.parent(), registration.type(), controller, field);
         List<RelatedRule> rules;
-        var typed = TypedObjects.read(request.parent(), registration.type(), field);
+        // The answer is cached per generation and must follow from the spec alone: a status that does not fit is left out.
+        var typed = TypedObjects.read(request.parent(), registration.type(), field, true);
         try {
             if (typed.invalid() != null) {
                 throw typed.invalid();
@@ -64,7 +65,7 @@ final class CustomizeHook {
         String namespace = CompositeHooks.namespaceOf(request.parent());
         ObservedView none = ObservedView.children(ObjectMap.empty(), namespace, "children");
         return new HookContext(none, none, new ControllerObject(request.controller(), composite ? "childResources" : "attachments"),
-                false, clock);
+                false, clock, request.parent());
     }
 
     private static ObjectNode tree(RelatedRule rule) {

@@ -28,10 +28,10 @@ final class DecoratorHooks {
         CompositeHooks.checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.target(), registration.type(), Json.object(), "object");
         String namespace = CompositeHooks.namespaceOf(request.target());
-        HookContext context = CompositeHooks.context(request.controller(), namespace, request.attachments(), request.related(),
+        HookContext context = CompositeHooks.context(request.controller(), request.target(), request.attachments(), request.related(),
                 "attachments", "attachments", hook, finalizing, clock);
-        var typed = TypedObjects.read(request.target(), registration.type(), "object");
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed.object(), typed.invalid(), context,
+        var typed = TypedObjects.read(request.target(), registration.type(), "object", CompositeHooks.readsRawStatus(registration));
+        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved());
         Result<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();

@@ -4,25 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Result;
 import dev.metahook.contract.Breach;
-import dev.metahook.wire.Json;
 import dev.metahook.wire.ObjectMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * The children a result asks for, as the trees that go on the wire: the observed ones as last applied
  * when the result keeps them, each with the parent's namespace where it has none, a child the
- * controller built written over its last-applied JSON ({@link LastAppliedBase}), in a fixed order
- * (group key, namespace, name) whatever order the controller built them in.
+ * controller built written over its last-applied JSON ({@link LastAppliedBase}).
+ *
+ * <p>They stay in the controller's order: Metacontroller's rolling updates ({@code RollingRecreate},
+ * {@code RollingInPlace}) move children one at a time in the order of the latest sync answer, so the
+ * order is the controller's rollout order. Children kept as observed come in the request's fixed
+ * order (group key, then object key), whatever order the request had them in.
  */
 final class DesiredChildren {
-    private static final Comparator<ObjectNode> ORDER = Comparator
-            .comparing((ObjectNode child) -> child.path("kind").asText() + "." + child.path("apiVersion").asText())
-            .thenComparing(child -> child.path("metadata").path("namespace").asText())
-            .thenComparing(child -> child.path("metadata").path("name").asText());
-
     private DesiredChildren() {
     }
 
@@ -33,7 +30,7 @@ final class DesiredChildren {
         }
         List<Breach> notObjects = new ArrayList<>();
         for (HasMetadata child : result.objects()) {
-            JsonNode tree = Json.tree(child);
+            JsonNode tree = Encoding.tree(child);
             if (tree instanceof ObjectNode object) {
                 children.add(LastAppliedBase.fit(withNamespace(object, parentNamespace), child.getClass(), observed, parentNamespace));
             } else {
@@ -43,7 +40,6 @@ final class DesiredChildren {
         if (!notObjects.isEmpty()) {
             throw new GuardViolation(notObjects);
         }
-        children.sort(ORDER);
         return children;
     }
 

@@ -3,7 +3,6 @@ package dev.metahook.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.contract.Breach;
-import dev.metahook.wire.Json;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -14,9 +13,17 @@ final class Encoding {
     private Encoding() {
     }
 
+    /**
+     * A child, attachment or status as a tree, as the wire gets it: an {@link dev.metahook.api.Explicit}
+     * empty is written, every other empty fabric8 leaves out stays out.
+     */
+    static JsonNode tree(Object value) {
+        return value instanceof JsonNode node ? node : ExplicitEmpties.mapper().valueToTree(value);
+    }
+
     /** A status value as an object tree; anything else is refused. */
     static ObjectNode status(Object status) {
-        JsonNode tree = Json.tree(status);
+        JsonNode tree = tree(status);
         if (tree instanceof ObjectNode object) {
             return object;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.RawStatusReader;
 import dev.metahook.api.TerminalException;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.MalformedRequestException;
@@ -13,13 +14,17 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the parent (or decorator target) into the controller's type. A parent of another kind is a
- * bad request; a spec whose fields have the wrong types is an invalid spec, which is terminal: the
- * CRD schema normally stops it, and the hook stays safe when it does not.
+ * bad request; a spec, or a stored status, whose fields have the wrong types is terminal: the CRD
+ * schema normally stops it, and the hook stays safe when it does not.
  */
 final class TypedObjects {
+    private static final Logger LOG = LoggerFactory.getLogger(TypedObjects.class);
+
     private TypedObjects() {
     }
 
@@ -41,21 +46,30 @@ final class TypedObjects {
         }
     }
 
-    /** A parent read as its type; {@code invalid} says why its spec had to be left out. */
-    record Typed<T>(T object, TerminalException invalid) {
+    /** A parent read as its type, with why its spec, or its status, had to be left out (null when they were read). */
+    record Typed<T>(T object, TerminalException invalidSpec, TerminalException invalidStatus) {
+
+        /** Why the parent cannot be synced: its spec first. */
+        TerminalException invalid() {
+            return invalidSpec != null ? invalidSpec : invalidStatus;
+        }
     }
 
     /**
-     * Reads the parent as its type. A status that cannot be read is dropped (the hook rebuilds it); a
-     * spec that cannot be read is dropped too and reported as an invalid spec; metadata that cannot
-     * be read makes a bad request.
+     * Reads the parent as its type. A spec that cannot be read is left out and reported as an invalid
+     * spec; a status that cannot be read likewise, as an invalid status (never dropped silently: a
+     * controller that keeps its progress in the status would start again), unless the controller
+     * reads the status raw ({@link RawStatusReader}) or the hook must not depend on it (customize):
+     * then {@code leaveOutStatus} and the parent comes without it. When both fail the spec is
+     * reported. Metadata that cannot be read makes a bad request.
      */
-    static <T> Typed<T> read(JsonNode parent, Class<T> type, String field) {
+    static <T> Typed<T> read(JsonNode parent, Class<T> type, String field, boolean leaveOutStatus) {
         ObjectNode tree = (ObjectNode) parent;
-        TerminalException invalid = null;
+        TerminalException spec = null;
+        TerminalException status = null;
         for (int attempt = 0; ; attempt++) {
             try {
-                return new Typed<>(convert(tree, type), invalid);
+                return new Typed<>(convert(tree, type), spec, status);
             } catch (JsonMappingException e) {
                 String path = path(e);
                 String top = path.split("[.\\[]", 2)[0];
@@ -63,8 +77,10 @@ final class TypedObjects {
                     throw new MalformedRequestException("/" + field + (path.isEmpty() ? "" : "/" + path.replace('.', '/')),
                             "/" + field + ": cannot be read as " + type.getSimpleName() + ": " + e.getOriginalMessage());
                 }
-                if (!top.equals("status") && invalid == null) {
-                    invalid = new TerminalException("InvalidSpec", path + ": " + expected(e) + ", got " + got(tree, e));
+                if (top.equals("status")) {
+                    status = unreadableStatus(parent, type, e, leaveOutStatus);
+                } else if (spec == null) {
+                    spec = new TerminalException("InvalidSpec", path + ": " + expected(e) + ", got " + got(tree, e));
                 }
                 tree = tree.deepCopy();
                 tree.remove(top);
@@ -74,6 +90,22 @@ final class TypedObjects {
         }
     }
 
+    /** The stored status does not fit: terminal, and logged, unless the controller reads it raw. */
+    private static TerminalException unreadableStatus(JsonNode parent, Class<?> type, JsonMappingException e, boolean leaveOut) {
+        String pointer = pointer(e);
+        String what = pointer + ": " + expected(e) + ", got " + got(parent, e);
+        String namespace = parent.path("metadata").path("namespace").asText("");
+        String who = parent.path("kind").asText() + " " + (namespace.isEmpty() ? "" : namespace + "/")
+                + parent.path("metadata").path("name").asText();
+        if (leaveOut) {
+            LOG.debug("{}: the status does not fit {} ({}); left out of the typed parent", who, type.getSimpleName(), what);
+            return null;
+        }
+        LOG.warn("{}: the stored status does not fit {}: {}; stalled, every child kept", who, type.getSimpleName(), what);
+        return new TerminalException("InvalidStatus", what + " (the stored status does not fit " + type.getSimpleName()
+                + "; correct or remove the field)");
+    }
+
     private static <T> T convert(JsonNode tree, Class<T> type) throws JsonProcessingException {
         Object converted = Json.convert(tree, type);
         if (!type.isInstance(converted)) {
@@ -81,6 +113,16 @@ final class TypedObjects {
                     + "; annotate it with @JsonDeserialize(using = JsonDeserializer.None.class), as CustomResource is");
         }
         return type.cast(converted);
+    }
+
+    /** Where the mismatch is, as a JSON pointer into the parent ({@code /status/conditions/0/status}). */
+    private static String pointer(JsonMappingException e) {
+        StringBuilder pointer = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            pointer.append('/').append(ref.getFieldName() != null
+                    ? ref.getFieldName().replace("~", "~0").replace("/", "~1") : Integer.toString(ref.getIndex()));
+        }
+        return pointer.toString();
     }
 
     private static String path(JsonMappingException e) {

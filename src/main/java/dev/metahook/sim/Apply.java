@@ -58,7 +58,7 @@ final class Apply {
      */
     static ObjectNode merged(ObjectNode observed, ObjectNode desired) {
         ObjectNode withAnnotation = desired.deepCopy();
-        withAnnotation.with("metadata").with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
+        map(withAnnotation.with("metadata"), "annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
         ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed,
                 LastAppliedConfiguration.of(observed).orElseGet(Json::object), withAnnotation);
         ObjectNode metadata = merged.with("metadata");
@@ -74,7 +74,7 @@ final class Apply {
             return;
         }
         ObjectNode child = desired.deepCopy();
-        child.with("metadata").with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
+        map(child.with("metadata"), "annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
         JsonNode ownerMetadata = owner.path("metadata");
         child.with("metadata").withArray("ownerReferences").addObject()
                 .put("apiVersion", owner.path("apiVersion").asText()).put("kind", owner.path("kind").asText())
@@ -104,6 +104,17 @@ final class Apply {
         boolean asked = lastApplied == null || !CanonicalJson.string(desired).equals(lastApplied)
                 && !LastAppliedConfiguration.parse(lastApplied).map(desired::equals).orElse(false);
         return Optional.of(new ChildUpdate(ObjectRef.of(observed), asked, Checker.firstDifference(observed, merged, "")));
+    }
+
+    /**
+     * The labels or annotations of a metadata object, made a map when absent or {@code null}: Go reads a
+     * null map as none, so Metacontroller writes its own annotations into a new one.
+     */
+    static ObjectNode map(ObjectNode metadata, String field) {
+        if (!metadata.path(field).isObject()) {
+            metadata.putObject(field);
+        }
+        return (ObjectNode) metadata.get(field);
     }
 
     private static void revert(JsonNode from, ObjectNode to, String field) {

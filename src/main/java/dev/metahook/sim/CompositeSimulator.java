@@ -54,8 +54,11 @@ public final class CompositeSimulator implements Simulator {
         return customize;
     }
 
-    /** How one pass ended. */
-    public enum Outcome { APPLIED, RETRY_LATER, FAILED, PARENT_GONE }
+    /**
+     * How one pass ended; {@code IGNORED}: no call, the object is not one the controller syncs (a
+     * decorator's target its selectors no longer select, without the decorator's finalizer).
+     */
+    public enum Outcome { APPLIED, RETRY_LATER, FAILED, PARENT_GONE, IGNORED }
 
     /**
      * One hook call: the request sent, the reply, the parsed answer, what Metacontroller's decoder
@@ -178,6 +181,10 @@ public final class CompositeSimulator implements Simulator {
         }
         List<ObjectNode> desired = desiredChildren(parent, response.path("children"));
         for (ObjectNode child : desired) {
+            if (child.path("metadata").has("labels") && !child.path("metadata").get("labels").isObject()) {
+                return new Pass(Outcome.FAILED, call, null, resync, finalized, "invalid labels on desired child " + ObjectRef.of(child)
+                        + ": .metadata.labels accessor error: " + child.path("metadata").get("labels") + " is not a map");
+            }
             if (!matchesSelector(parent, child.path("metadata").path("labels"))) {
                 return new Pass(Outcome.FAILED, call, null, resync, finalized, "labels on desired child " + ObjectRef.of(child)
                         + " don't match parent selector");
@@ -200,7 +207,8 @@ public final class CompositeSimulator implements Simulator {
             if (!metadata.hasNonNull("namespace") && !namespace.isEmpty()) {
                 metadata.put("namespace", namespace);
             }
-            if (spec.generateSelector() && !metadata.path("labels").has("controller-uid")) {
+            boolean labelsReadable = !metadata.has("labels") || metadata.get("labels").isObject();
+            if (spec.generateSelector() && labelsReadable && !metadata.path("labels").has("controller-uid")) {
                 metadata.with("labels").put("controller-uid", parent.path("metadata").path("uid").asText());
             }
             desired.add(copy);

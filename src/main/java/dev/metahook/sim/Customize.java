@@ -24,8 +24,9 @@ import java.util.Set;
  * its apiVersion matches and its kind's plural (the Kubernetes model's, {@link GroupKey#guessResource})
  * is the resource. Then, as Metacontroller selects: {@code names} picks by name, else
  * {@code labelSelector} (absent: everything); {@code namespace} restricts to one namespace ({@code *}:
- * all), {@code namespaceSelector} to the namespaces whose labels it matches, and without either a
- * namespaced parent sees its own namespace (and, with a v2 customize hook, cluster-scoped objects). A
+ * all), {@code namespaceSelector} to the namespaces whose labels it matches; without either, a v2
+ * customize hook sees every namespace and the cluster-scoped objects (Metacontroller's
+ * {@code GetRelatedObjects}), a v1 hook of a namespaced parent its own namespace only. A
  * rule Metacontroller refuses ({@link AnswerRules#relatedRule}) fails the sync. A v1
  * sync request of a namespaced parent drops objects of other namespaces and cluster-scoped ones.
  */
@@ -148,7 +149,7 @@ public final class Customize {
         if (rule.hasNonNull("namespaceSelector")) {
             return selectedNamespaces(rule.get("namespaceSelector"), all).contains(namespace);
         }
-        return parentNamespace.isEmpty() || parentNamespace.equals(namespace) || version == HookVersion.V2 && namespace.isEmpty();
+        return parentNamespace.isEmpty() || parentNamespace.equals(namespace) || version == HookVersion.V2;
     }
 
     private static Set<String> selectedNamespaces(JsonNode selector, List<ObjectNode> all) {

@@ -10,10 +10,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Metacontroller's pass for a DecoratorController target: its finalizer, its attachments (owned by the
- * target and annotated with the decorator's name), customize and the related objects, the hook call,
- * then labels and annotations merged into the target (a null deletes), its status replaced only when
- * the answer has one (no observedGeneration added), attachments applied. A failed call changes nothing.
+ * Metacontroller's pass for a DecoratorController target: nothing for an object its selectors do not
+ * select and that has no finalizer of the decorator; else its finalizer, its attachments (owned by
+ * the target and annotated with the decorator's name), customize and the related objects, the hook
+ * call (finalize when the target is being deleted or no longer selected, and the decorator has a
+ * finalize hook), then labels and annotations merged into the target (a null deletes), its status
+ * replaced only when the answer has one (no observedGeneration added), attachments applied. A failed
+ * call changes nothing.
  */
 public final class DecoratorSimulator implements Simulator {
     public static final String DECORATOR_ANNOTATION = "metacontroller.k8s.io/decorator-controller";
@@ -24,6 +27,7 @@ public final class DecoratorSimulator implements Simulator {
     private final ResourceKinds kinds = new ResourceKinds();
     private final Apply apply;
     private final Customize customize;
+    private final DecoratorSelector selector;
 
     public DecoratorSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         if (!spec.decorator()) {
@@ -34,6 +38,27 @@ public final class DecoratorSimulator implements Simulator {
         this.hooks = hooks;
         this.apply = new Apply(store, spec);
         this.customize = new Customize(spec, store, hooks, kinds);
+        this.selector = new DecoratorSelector(spec, kinds);
+    }
+
+    /** Whether Metacontroller syncs this object at all: its selectors select it, or it still has the decorator's finalizer. */
+    public boolean watches(JsonNode target) {
+        return selector.matches(target) || hasFinalizer(target);
+    }
+
+    /** Whether the decorator's selectors select this object. */
+    public boolean selects(JsonNode target) {
+        return selector.matches(target);
+    }
+
+    /** The object changed in one label or annotation so that the selectors no longer select it, if one change can. */
+    Optional<DecoratorSelector.Change> unmatched(JsonNode target) {
+        return selector.unmatched(target);
+    }
+
+    /** The selectors of the target's type, in words. */
+    String describeSelector(JsonNode target) {
+        return selector.describe(target);
     }
 
     @Override
@@ -53,7 +78,13 @@ public final class DecoratorSimulator implements Simulator {
         if (found.isEmpty()) {
             return new CompositeSimulator.Pass(CompositeSimulator.Outcome.PARENT_GONE, null, null, null, false, null);
         }
+        if (!watches(found.get())) {
+            return new CompositeSimulator.Pass(CompositeSimulator.Outcome.IGNORED, null, null, null, false, null);
+        }
         ObjectNode target = syncFinalizer(targetRef, found.get());
+        if (!watches(target)) {
+            return new CompositeSimulator.Pass(CompositeSimulator.Outcome.IGNORED, null, null, null, false, null);
+        }
         CompositeSimulator.HookCall call = call(target);
         if (call.reply().status() == 429) {
             return new CompositeSimulator.Pass(CompositeSimulator.Outcome.RETRY_LATER, call,
@@ -68,7 +99,7 @@ public final class DecoratorSimulator implements Simulator {
     /** Customize, then the sync or finalize request for the target as it is now, sent; nothing is applied. */
     @Override
     public CompositeSimulator.HookCall call(ObjectNode target) {
-        boolean finalizing = spec.hasFinalize() && target.path("metadata").hasNonNull("deletionTimestamp");
+        boolean finalizing = spec.hasFinalize() && (target.path("metadata").hasNonNull("deletionTimestamp") || !selector.matches(target));
         String hook = finalizing ? "finalize" : "sync";
         HookVersion version = spec.hooks().get(hook).version();
         Customize.Result related = customize.related(target, version);
@@ -107,7 +138,7 @@ public final class DecoratorSimulator implements Simulator {
             if (!copy.with("metadata").hasNonNull("namespace") && !namespace.isEmpty()) {
                 copy.with("metadata").put("namespace", namespace);
             }
-            copy.with("metadata").with("annotations").put(DECORATOR_ANNOTATION, spec.name());
+            Apply.map(copy.with("metadata"), "annotations").put(DECORATOR_ANNOTATION, spec.name());
             desired.add(copy);
         }
         return desired;
@@ -124,12 +155,18 @@ public final class DecoratorSimulator implements Simulator {
         return updated;
     }
 
+    private boolean hasFinalizer(JsonNode target) {
+        for (JsonNode finalizer : target.path("metadata").path("finalizers")) {
+            if (finalizer.asText().equals(spec.finalizer())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private ObjectNode syncFinalizer(ObjectRef targetRef, ObjectNode target) {
         boolean deleting = target.path("metadata").hasNonNull("deletionTimestamp");
-        boolean has = false;
-        for (JsonNode finalizer : target.path("metadata").path("finalizers")) {
-            has |= finalizer.asText().equals(spec.finalizer());
-        }
+        boolean has = hasFinalizer(target);
         if (spec.hasFinalize() && !deleting && !has) {
             store.addFinalizer(targetRef, spec.finalizer());
         } else if (!spec.hasFinalize() && has) {
@@ -150,7 +187,8 @@ public final class DecoratorSimulator implements Simulator {
         if (finalized) {
             store.removeFinalizer(targetRef, spec.finalizer());
         }
-        List<ChildUpdate> updates = store.get(targetRef).isPresent()
+        boolean manage = !target.path("metadata").hasNonNull("deletionTimestamp") || hasFinalizer(target);
+        List<ChildUpdate> updates = manage && store.get(targetRef).isPresent()
                 ? apply.manage(target, attachments(target), desiredAttachments(target, response.path("attachments"))) : List.of();
         return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null, updates);
     }

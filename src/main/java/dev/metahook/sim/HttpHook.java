@@ -1,11 +1,15 @@
 package dev.metahook.sim;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,10 +20,11 @@ import java.util.Map;
  * a GET, so it is an error either way.
  */
 public final class HttpHook implements HookClient {
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private final Map<String, URI> urls;
     private final Map<String, Duration> timeouts;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(CONNECT_TIMEOUT).build();
 
     public HttpHook(Map<String, URI> urls, Map<String, Duration> timeouts) {
         this.urls = Map.copyOf(urls);
@@ -70,14 +75,42 @@ public final class HttpHook implements HookClient {
             Map<String, String> headers = new LinkedHashMap<>();
             response.headers().map().forEach((name, values) -> headers.put(name, String.join(",", values)));
             return new Reply(response.statusCode(), headers, response.body(), elapsed(started), null);
+        } catch (HttpConnectTimeoutException e) {
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": no connection to "
+                    + where(url) + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
         } catch (HttpTimeoutException e) {
             return new Reply(0, Map.of(), new byte[0], elapsed(started), "timed out after " + request.timeout().orElseThrow().toSeconds() + " s");
         } catch (IOException e) {
-            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": " + e.getMessage());
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": " + failure(e, url));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Reply(0, Map.of(), new byte[0], elapsed(started), "interrupted");
         }
+    }
+
+    /**
+     * What went wrong, in words: the JDK's client often throws without a message (a refused connection
+     * is a {@code ConnectException} with none), so say what failed and where.
+     */
+    static String failure(IOException e, URI url) {
+        String where = where(url);
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
+                return "no such host " + url.getHost();
+            }
+        }
+        if (e instanceof ConnectException) {
+            return "connection refused to " + where;
+        }
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return e.getClass().getSimpleName() + " talking to " + where + (e.getCause() == null ? "" : ": " + e.getCause());
+    }
+
+    /** The host and port a URL connects to. */
+    private static String where(URI url) {
+        return url.getHost() + ":" + (url.getPort() >= 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80);
     }
 
     /**

@@ -75,7 +75,7 @@ public final class Simulation {
     }
 
     /**
-     * Syncs until a pass changes nothing (a fixed point), the parent is gone, or {@code maxPasses}
+     * Syncs until a pass changes nothing (a fixed point), the parent is gone or ignored, or {@code maxPasses}
      * ran. A failed call changes nothing either, but is no fixed point: Metacontroller retries it.
      */
     public Run converge(ObjectRef parent, int maxPasses, boolean settle) {
@@ -84,7 +84,7 @@ public final class Simulation {
             long before = store.writes();
             CompositeSimulator.Pass pass = pass(parent, settle);
             passes.add(pass);
-            if (pass.outcome() == CompositeSimulator.Outcome.PARENT_GONE) {
+            if (pass.outcome() == CompositeSimulator.Outcome.PARENT_GONE || pass.outcome() == CompositeSimulator.Outcome.IGNORED) {
                 return new Run(passes, true);
             }
             if (store.writes() == before && pass.outcome() == CompositeSimulator.Outcome.APPLIED) {

@@ -7,7 +7,8 @@ import dev.metahook.wire.Json;
 /**
  * Plays the cluster's other controllers and the kubelet: every Deployment, StatefulSet, ReplicaSet
  * and DaemonSet gets all its replicas ready, every Job succeeds (unless a test marked it failed),
- * every Pod runs and is ready. Status only, as the real ones write it; zero counts left out.
+ * every Pod runs and is ready. Status only, as the real ones write it; zero counts left out where
+ * the API server leaves them out.
  */
 public final class WorkloadControllers {
     private WorkloadControllers() {
@@ -28,8 +29,9 @@ public final class WorkloadControllers {
         int replicas = object.path("spec").path("replicas").asInt(1);
         return switch (object.path("kind").asText()) {
             case "Deployment" -> replicas(generation, replicas, "updatedReplicas", "readyReplicas", "availableReplicas");
-            case "StatefulSet" -> replicas(generation, replicas, "currentReplicas", "updatedReplicas", "readyReplicas");
-            case "ReplicaSet" -> replicas(generation, replicas, "fullyLabeledReplicas", "readyReplicas", "availableReplicas");
+            // their status.replicas has no omitempty: the API server writes 0 rather than leave it out
+            case "StatefulSet" -> replicas(generation, replicas, "currentReplicas", "updatedReplicas", "readyReplicas").put("replicas", replicas);
+            case "ReplicaSet" -> replicas(generation, replicas, "fullyLabeledReplicas", "readyReplicas", "availableReplicas").put("replicas", replicas);
             case "Job" -> failed(object) ? null : Json.object().put("succeeded", 1).set("conditions",
                     Json.mapper().createArrayNode().add(Json.object().put("type", "Complete").put("status", "True")));
             case "Pod" -> Json.object().put("phase", "Running").set("conditions",

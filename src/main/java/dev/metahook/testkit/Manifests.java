@@ -51,7 +51,7 @@ public final class Manifests {
         List<ObjectNode> objects = new ArrayList<>();
         try (var parser = new YAMLFactory().createParser(Files.readAllBytes(file))) {
             for (JsonNode document : YAML.readValues(parser, JsonNode.class).readAll()) {
-                if ("List".equals(document.path("kind").asText()) && document.path("items").isArray()) {
+                if (isList(document)) {
                     document.path("items").forEach(item -> objects.add((ObjectNode) item));
                 } else if (document instanceof ObjectNode object) {
                     objects.add(object);
@@ -61,6 +61,15 @@ public final class Manifests {
             throw new UncheckedIOException(file + ": cannot be read: " + e.getMessage(), e);
         }
         return objects;
+    }
+
+    /**
+     * A list of objects as kubectl decodes one: an {@code items} list and a kind ending in {@code List}
+     * ({@code List}, {@code ConfigMapList}); a custom resource of kind {@code ConfigMapList} with a
+     * {@code spec} is one object. (cli.ManifestFiles reads by the same rule.)
+     */
+    private static boolean isList(JsonNode document) {
+        return document.path("kind").asText().endsWith("List") && document.path("items").isArray();
     }
 
     private static <T> T convert(ObjectNode object, Class<T> type, String where) {

@@ -11,6 +11,8 @@ import dev.metahook.wire.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +139,69 @@ class DecoratorCommandsTest {
     void reportsADecoratorThatNeverLetsGo() {
         reports(check(request -> request.path("finalizing").asBoolean()
                 ? servicePerPod(request).put("finalized", false) : servicePerPod(request)), "never-finalized");
+    }
+
+    /**
+     * The life check drives includes the target losing the annotation the selector requires: finalize
+     * is called (its attachments must go and it must say finalized), then the annotation comes back.
+     */
+    @Test
+    void aTargetThatStopsMatchingIsFinalizedInTheCheckedLife() {
+        List<JsonNode> calls = new ArrayList<>();
+        Result result = withHook(request -> {
+            calls.add(request);
+            return ScriptedHook.Answer.ok(servicePerPod(request));
+        }, true, "--passes", "8");
+        assertEquals(0, result.exit(), result.out());
+        JsonNode unselected = calls.stream().filter(call -> call.path("finalizing").asBoolean()
+                && !call.at("/object/metadata/annotations").has("service-per-pod-port")).findFirst().orElseThrow();
+        assertTrue(unselected.at("/object/metadata").path("deletionTimestamp").isMissingNode(), "finalize without deletion");
+        assertEquals(2, unselected.at("/attachments/Service.v1").size(), unselected.toString());
+    }
+
+    @Test
+    void reportsAttachmentsKeptWhenTheTargetStopsMatching() {
+        reports(check(request -> request.path("finalizing").asBoolean() && !request.at("/object/metadata").has("deletionTimestamp")
+                ? servicePerPod(((ObjectNode) request.deepCopy()).put("finalizing", false)).put("finalized", true)
+                : servicePerPod(request)), "kept-attachments");
+    }
+
+    @Test
+    void reportsAFinalizeThatLetsGoOnlyOnDeletion() {
+        Result result = check(request -> request.path("finalizing").asBoolean()
+                ? servicePerPod(request).put("finalized", request.at("/object/metadata").has("deletionTimestamp")) : servicePerPod(request));
+        reports(result, "never-finalized");
+        assertTrue(result.out().contains("the target unselected (annotation service-per-pod-port removed) still has the decorator's finalizer"),
+                result.out());
+    }
+
+    @Test
+    void saysWhenTheSelectorsDoNotSelectTheTarget() throws Exception {
+        Path plain = Files.createTempFile("statefulset", ".yaml");
+        Files.writeString(plain, Files.readString(Path.of(EXAMPLES + "statefulset.yaml")).replace("service-per-pod-port", "other-annotation"));
+        try (ScriptedHook hook = new ScriptedHook(request -> ScriptedHook.Answer.ok(servicePerPod(request)))) {
+            Result result = run(true, List.of("--controller", CONTROLLER, "--parent", plain.toString(), "--url", hook.url()));
+            reports(result, "no-progress");
+            assertTrue(result.out().contains("the DecoratorController's resources do not select this StatefulSet (annotationSelector"),
+                    result.out());
+        } finally {
+            Files.delete(plain);
+        }
+    }
+
+    @Test
+    void reportsNullLabelsAndAnnotationsWithoutACrash() {
+        reports(check(request -> {
+            ObjectNode answer = servicePerPod(request);
+            answer.path("attachments").forEach(service -> ((ObjectNode) service.path("metadata")).putNull("labels").putNull("annotations"));
+            return answer;
+        }), "null");
+        Result topLevel = check(request -> {
+            ObjectNode answer = servicePerPod(request);
+            answer.putNull("annotations");
+            return answer;
+        });
+        assertEquals(0, topLevel.exit(), "a null annotations map of the answer changes nothing: " + topLevel.out());
     }
 
     @Test

@@ -74,6 +74,21 @@ class ManifestsDriftTest {
     }
 
     @Test
+    void helpPrintsTheUsageAndExitsZero() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = Main.exitCode(() -> ManifestsCommand.run(List.of("--help"), saved));
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals(0, exit);
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith(ManifestsCommand.USAGE), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aBadOptionIsAUsageErrorNamingIt(@TempDir Path out) {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         UsageException namespace = assertThrows(UsageException.class,

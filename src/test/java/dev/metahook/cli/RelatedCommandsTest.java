@@ -55,6 +55,65 @@ class RelatedCommandsTest {
         return response;
     }
 
+    /**
+     * A hook in the manner of Metacontroller's configmap-list-v2 example (v2 hooks): customize asks for
+     * the ConfigMaps with the parent's {@code sourceLabels}, in {@code sourceNamespace} when it names one,
+     * else in every namespace; sync lists their keys in one ConfigMap.
+     */
+    static ObjectNode configMapList(JsonNode request) {
+        JsonNode parent = request.path("parent");
+        ObjectNode response = Json.object();
+        if (!request.has("children")) {
+            ObjectNode rule = response.putArray("relatedResources").addObject().put("apiVersion", "v1").put("resource", "configmaps");
+            rule.putObject("labelSelector").set("matchLabels", parent.at("/spec/sourceLabels"));
+            if (parent.at("/spec/sourceNamespace").isTextual()) {
+                rule.put("namespace", parent.at("/spec/sourceNamespace").asText());
+            }
+            return response;
+        }
+        List<String> keys = new ArrayList<>();
+        request.at("/related/ConfigMap.v1").fieldNames().forEachRemaining(keys::add);
+        keys.sort(null);
+        ObjectNode list = response.putArray("children").addObject().put("apiVersion", "v1").put("kind", "ConfigMap");
+        list.putObject("metadata").put("name", parent.at("/metadata/name").asText() + "-list")
+                .put("namespace", parent.at("/metadata/namespace").asText());
+        list.putObject("data").put("configmaps", String.join("\n", keys));
+        response.putObject("status").put("count", keys.size());
+        return response;
+    }
+
+    private static Result runWith(String controller, Function<JsonNode, ObjectNode> hook, boolean check, String... args) {
+        try (ScriptedHook scripted = new ScriptedHook(request -> ScriptedHook.Answer.ok(hook.apply(request)))) {
+            List<String> all = new ArrayList<>(List.of("--controller", controller, "--url", scripted.url()));
+            all.addAll(List.of(args));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+            int exit = Main.exitCode(() -> check ? CheckCommand.run(all, Map.of(), stdout)
+                    : RenderCommand.run(all, Map.of(), stdout, new PrintStream(err, true, StandardCharsets.UTF_8)));
+            return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * The configmap-list-v2 manner: a ConfigMapList parent (a custom resource, one object, though its
+     * kind ends in List), a controller file that holds the CRD, the controller and the hook's Deployment
+     * and Service, and a v2 rule without namespace that sees the ConfigMaps of every namespace.
+     */
+    @Test
+    void aV2RuleWithoutNamespaceSeesTheConfigMapsOfEveryNamespace() throws Exception {
+        String list = "src/test/resources/cli/configmap-list-v2/";
+        Result rendered = runWith(list + "controller.yaml", RelatedCommandsTest::configMapList, false,
+                "--parent", list + "list.yaml", "--related", list + "related.yaml");
+        assertEquals(0, rendered.exit(), rendered.err());
+        JsonNode answer = new YAMLMapper().readTree(rendered.out());
+        assertEquals("shop/prices\nshop/stock", answer.at("/children/0/data/configmaps").asText(), rendered.out());
+        Result checked = runWith(list + "controller.yaml", RelatedCommandsTest::configMapList, true,
+                "--parent", list + "list.yaml", "--related", list + "related.yaml", "--passes", "8");
+        assertEquals(0, checked.exit(), checked.out());
+        assertTrue(checked.out().startsWith("check: clean ("), checked.out());
+    }
+
     private record Result(int exit, String out, String err) {
         List<String> breaches() {
             return out.lines().filter(line -> line.startsWith("BREACH ")).toList();

@@ -334,6 +334,86 @@ class DatabaseTest {
         assertTrue(response.get("finalized").booleanValue());
     }
 
+    /**
+     * A finalize without a StatefulSet whose status says one was observed (it was deleted, or is not
+     * observed yet): the data may be on the retained claim, so the backup is written from it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"Provisioning", "Ready", "Degraded", "Failed", "Deleting"})
+    void doesNotSkipTheBackupWhenTheStatusSaysAStatefulSetWasObserved(String phase) {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = withoutStatefulSet(running(database, READY));
+        database.set("status", json("{'phase':'" + phase + "'}"));
+        JsonNode response = finalize(database, observed);
+        assertFalse(response.get("finalized").booleanValue(), response.toString());
+        assertEquals("Ready=False/Deleting Reconciling=True/BackingUp Stalled=False/Deleting", conditions(response));
+        assertEquals("data-orders-0", child(response, "Job", "orders-final-backup")
+                .at("/spec/template/spec/volumes/0/persistentVolumeClaim/claimName").asText());
+        assertTrue(response.at("/status/conditions/1/message").asText().startsWith("no StatefulSet orders is observed"));
+        assertTrue(response.at("/status/conditions/1/message").asText().contains("set spec.deletionPolicy: Delete"));
+    }
+
+    @Test
+    void finalizesWithoutAStatefulSetOnceItsBackupSucceeded() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = withoutStatefulSet(withBackupJob(database, "{'succeeded':1}"));
+        database.set("status", json("{'phase':'Ready'}"));
+        JsonNode response = finalize(database, observed);
+        assertTrue(response.get("finalized").booleanValue());
+        assertEquals("Ready=False/Deleting Reconciling=False/Deleted Stalled=False/Deleted", conditions(response));
+    }
+
+    @Test
+    void finalizesWithoutAStatefulSetWhenTheStatusNeverRecordedOne() {
+        ObjectNode database = deleting(database());
+        database.set("status", json("{'phase':'Pending'}"));
+        JsonNode response = finalize(database, List.of());
+        assertTrue(response.get("finalized").booleanValue());
+        assertTrue(response.at("/status/conditions/1/message").asText().contains("nothing was ever stored"));
+    }
+
+    @Test
+    void aRepeatedFinalizeAfterTheTeardownFinishedFinalizesAgain() {
+        ObjectNode database = deleting(database());
+        JsonNode done = finalize(database, withBackupJob(database, "{'succeeded':1}"));
+        database.set("status", done.get("status"));
+        assertTrue(finalize(database, List.of()).get("finalized").booleanValue());
+    }
+
+    /** Pending means no StatefulSet was ever observed: the teardown relies on it to skip the backup. */
+    @Test
+    void aStatefulSetGoneAfterItWasObservedIsNotPendingAgain() {
+        ObjectNode database = database();
+        database.set("status", json("{'phase':'Ready'}"));
+        JsonNode response = sync(database, List.of());
+        assertEquals("Provisioning", response.at("/status/phase").asText());
+        assertEquals("Ready=False/StatefulSetMissing Reconciling=True/StatefulSetMissing Stalled=False/StatefulSetMissing",
+                conditions(response));
+        database.set("status", json("{'phase':'Pending'}"));
+        assertEquals("Pending", sync(database, List.of()).at("/status/phase").asText());
+    }
+
+    /**
+     * A stored status that does not fit is never read as none: a finalize would take "no status" for
+     * "nothing was ever stored" and skip the backup.
+     */
+    @Test
+    void aStatusThatDoesNotFitStallsTheSyncAndTheFinalize() {
+        ObjectNode database = deleting(database());
+        List<ObjectNode> observed = withoutStatefulSet(running(database, READY));
+        database.set("status", json("{'phase':'Ready','conditions':'all good'}"));
+        JsonNode response = finalize(database, observed);
+        assertFalse(response.get("finalized").booleanValue(), response.toString());
+        assertEquals("Ready=False/InvalidStatus Reconciling=False/InvalidStatus Stalled=True/InvalidStatus", conditions(response));
+        assertTrue(response.at("/status/conditions/2/message").asText().startsWith("/status/conditions: must be a list"),
+                response.at("/status/conditions/2/message").asText());
+        assertEquals(observed.size(), response.get("children").size(), "every child kept");
+
+        ObjectNode running = database();
+        running.set("status", json("{'phase':'Ready','conditions':'all good'}"));
+        assertEquals("Failed", sync(running, running(running, READY)).at("/status/phase").asText());
+    }
+
     @Test
     void drainsFirst() {
         ObjectNode database = deleting(database());
@@ -428,6 +508,12 @@ class DatabaseTest {
         JsonNode job = child(finalize(database, observed), "Job", "orders-final-backup");
         observed.add(StoredObjects.observe(job, database, json(jobStatus)));
         return observed;
+    }
+
+    private static List<ObjectNode> withoutStatefulSet(List<ObjectNode> observed) {
+        List<ObjectNode> rest = new ArrayList<>(observed);
+        rest.removeIf(child -> child.path("kind").asText().equals("StatefulSet"));
+        return rest;
     }
 
     private static List<String> names(JsonNode response) {

@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.sim.ThreeWayMerge;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.LastAppliedConfiguration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,6 +55,10 @@ class KeptChildrenTest {
         assertEquals(3, answer.path("children").size(), "the client Service goes: " + answer.path("children"));
     }
 
+    /**
+     * Every child is its annotation, but the StatefulSet's claim template, which gets back the
+     * {@code "creationTimestamp": null} the API server stores and 0.1.0's drain step lost.
+     */
     @Test
     void aFinalizeCallWhileTheBackupRunsAnswersEveryChildAsItsAnnotation() {
         ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
@@ -59,7 +67,9 @@ class KeptChildrenTest {
         assertEquals(4, answer.path("children").size());
         for (JsonNode child : answer.path("children")) {
             String group = child.path("kind").asText() + "." + child.path("apiVersion").asText();
-            assertEquals(annotation(request, group, child.path("metadata").path("name").asText()), CanonicalJson.string(child));
+            String annotation = annotation(request, group, child.path("metadata").path("name").asText());
+            String expected = group.equals("StatefulSet.apps/v1") ? annotation.replace("\"metadata\":{\"name\":\"data\"}", NULL_CLAIM_METADATA) : annotation;
+            assertEquals(expected, CanonicalJson.string(child));
         }
     }
 
@@ -76,11 +86,52 @@ class KeptChildrenTest {
         assertEquals(asTheDrainStepLeftIt, CanonicalJson.string(child(answer, "StatefulSet", "orders")));
     }
 
+    /**
+     * 0.1.0 answered that request with the claim template as its annotation had it, without the null
+     * the API server stores, so Metacontroller replaced the list and updated the StatefulSet on every
+     * call. Now the answer is the same but for that null, and the merge finds nothing to change.
+     */
     @Test
-    void theAnswerMetahookGaveOnTheRealClusterIsWhatItStillGivesForThatRequest() {
-        JsonNode answer = finalize((ObjectNode) Fixtures.json(BACKING_UP));
-        JsonNode captured = Fixtures.json("captured/v1.5.14-metahook-database-finalize-backingup.response.json");
-        assertEquals(captured.path("children"), answer.path("children"),
-                "its annotation already lacks the null (written by 0.1.0's earlier finalize calls): answering it is all a hook can do");
+    void theAnswerMetahookGaveOnTheRealClusterNowLeavesTheStatefulSetAsStored() {
+        ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
+        JsonNode answer = finalize(request);
+        ObjectNode captured = (ObjectNode) Fixtures.json("captured/v1.5.14-metahook-database-finalize-backingup.response.json");
+        JsonNode gave = child(captured, "StatefulSet", "orders");
+        ((ObjectNode) gave.at("/spec/volumeClaimTemplates/0/metadata")).putNull("creationTimestamp");
+        assertEquals(sortedByKind(captured.path("children")), sortedByKind(answer.path("children")));
+
+        JsonNode observed = request.at("/children/StatefulSet.apps~1v1/orders");
+        JsonNode merged = ThreeWayMerge.merge(observed, LastAppliedConfiguration.of((ObjectNode) observed).orElseThrow(),
+                child(answer, "StatefulSet", "orders"));
+        assertEquals(observed.get("spec"), merged.get("spec"), "no update: the StatefulSet is drained and its templates as stored");
+    }
+
+    /**
+     * Without a last-applied annotation (an adopted StatefulSet, or one whose annotation was removed)
+     * the drain starts from the observed object, whose claim template the typed form would lose the
+     * null of: the answer keeps it, so only {@code replicas} changes.
+     */
+    @Test
+    void theDrainWithoutAnAnnotationKeepsTheApiServersNulls() {
+        ObjectNode request = (ObjectNode) Fixtures.json(DRAIN);
+        ObjectNode observed = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/inventory");
+        ((ObjectNode) observed.at("/metadata/annotations")).remove(LastAppliedConfiguration.ANNOTATION);
+        assertTrue(observed.at("/spec/volumeClaimTemplates/0/metadata/creationTimestamp").isNull());
+
+        JsonNode statefulSet = child(finalize(request), "StatefulSet", "inventory");
+        assertTrue(statefulSet.at("/spec/volumeClaimTemplates/0/metadata/creationTimestamp").isNull(), statefulSet.toString());
+        assertEquals(0, statefulSet.at("/spec/replicas").intValue());
+        JsonNode merged = ThreeWayMerge.merge(observed, null, statefulSet);
+        ObjectNode expected = observed.get("spec").deepCopy();
+        expected.put("replicas", 0);
+        assertEquals(expected, merged.get("spec"), "the one change is replicas");
+        assertEquals(statefulSet, child(finalize(request), "StatefulSet", "inventory"), "and the same on the next call");
+    }
+
+    private static List<JsonNode> sortedByKind(JsonNode children) {
+        List<JsonNode> sorted = new ArrayList<>();
+        children.forEach(sorted::add);
+        sorted.sort(Comparator.comparing(child -> child.path("kind").asText() + "/" + child.at("/metadata/name").asText()));
+        return sorted;
     }
 }

@@ -127,6 +127,11 @@ final class ClusterRig implements Rig {
     }
 
     @Override
+    public String namespace() {
+        return namespace;
+    }
+
+    @Override
     public ObjectNode example(String file) {
         ObjectNode manifest = StoredObjects.manifest("examples/" + file);
         manifest.with("metadata").put("namespace", namespace);

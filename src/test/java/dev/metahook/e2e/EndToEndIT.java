@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahook.sim.ObjectRef;
+import dev.metahook.wire.Json;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -17,7 +21,9 @@ import org.junit.jupiter.api.Test;
  * metahook's controllers against a real API server: on the local rig (control plane from
  * src/e2e/control-plane, the simulator as Metacontroller, the test as the workloads), or, with
  * {@code METAHOOK_E2E_KUBECONFIG} set, on a cluster with the real Metacontroller and real workloads.
- * The same steps and checks either way.
+ * The same steps and checks either way. The rig's API server must store what a real one stores:
+ * {@code ""} is a string, in a custom resource's spec and status and in Metacontroller's own
+ * ControllerRevisions.
  */
 class EndToEndIT {
     private static Rig rig;
@@ -55,6 +61,10 @@ class EndToEndIT {
             }
         }
         return reasons(parent).equals(reasons);
+    }
+
+    private static ObjectNode json(String text) {
+        return (ObjectNode) Json.parse(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static Optional<ObjectNode> child(ObjectRef parent, String apiVersion, String kind, String name) {
@@ -121,5 +131,67 @@ class EndToEndIT {
         List<String> steps = rig.seen(parent, "/status/conditions/1/reason");
         assertEquals(List.of("Draining", "BackingUp"), steps.subList(steps.indexOf("Draining"), steps.indexOf("BackingUp") + 1),
                 "the teardown steps as seen: " + steps);
+    }
+
+    @Test
+    void aCustomResourceKeepsEmptyStringsInItsSpecAndItsStatus() throws Exception {
+        String crd = "crd/greetings.e2e.metahook.dev";
+        rig.commands().run(Duration.ofMinutes(1), "kubectl", "apply", "-f", "src/e2e/crds/greetings.yaml");
+        rig.commands().run(Duration.ofMinutes(1), "kubectl", "wait", "--for=condition=established", "--timeout=60s", crd);
+        try {
+            ObjectNode greeting = json("""
+                    {"apiVersion": "e2e.metahook.dev/v1", "kind": "Greeting", "metadata": {"name": "quiet"},
+                     "spec": {"message": "", "words": ["", "hello", ""]}}""");
+            greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
+            ObjectRef ref = rig.create(greeting);
+            assertEquals(greeting.get("spec"), current(ref).get("spec"), "the spec as written, \"\" included");
+
+            ObjectNode status = json("""
+                    {"message": "", "conditions": [{"type": "Ready", "status": "True", "reason": "Greeted", "message": ""}]}""");
+            rig.cluster().setStatus(ref, status);
+            ObjectNode stored = current(ref);
+            assertEquals(status, stored.get("status"), "the status as written, \"\" included");
+            assertEquals(TextNode.valueOf(""), stored.at("/status/message"));
+            assertEquals(greeting.get("spec"), stored.get("spec"), "a status write leaves the spec");
+            rig.delete(ref);
+        } finally {
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "delete", crd, "--ignore-not-found");
+        }
+    }
+
+    /** Unlabelled and unowned, so that no controller on a cluster takes it for one of its parent's revisions. */
+    @Test
+    void aControllerRevisionOfACoreGroupChildIsStored() throws Exception {
+        ObjectNode revision = json("""
+                {"apiVersion": "metacontroller.k8s.io/v1alpha1", "kind": "ControllerRevision",
+                 "metadata": {"name": "e2e-empty-api-group"},
+                 "parentPatch": {},
+                 "children": [{"apiGroup": "", "kind": "Service", "names": ["hello"]},
+                              {"apiGroup": "apps", "kind": "Deployment", "names": ["hello"]}]}""");
+        revision.withObjectProperty("metadata").put("namespace", rig.namespace());
+        ObjectRef ref = rig.create(revision);
+        ObjectNode stored = current(ref);
+        assertEquals(revision.get("children"), stored.get("children"), "a core-group child is stored with apiGroup \"\"");
+        assertEquals(TextNode.valueOf(""), stored.at("/children/0/apiGroup"));
+        rig.delete(ref);
+    }
+
+    @Test
+    void aWebAppWithAnEmptyEnvValueIsStoredAndRollsOutWithIt() throws Exception {
+        ObjectNode manifest = rig.example("webapp.yaml");
+        manifest.withObjectProperty("metadata").put("name", "quiet");
+        manifest.withObjectProperty("spec").withArray("env").removeAll().addObject().put("name", "GREETING").put("value", "");
+        ObjectRef parent = rig.create(manifest);
+        assertEquals(TextNode.valueOf(""), current(parent).at("/spec/env/0/value"), "the WebApp as written");
+
+        rig.await("webapp", parent, true, "Available", () -> current(parent, "Ready=True/Available Reconciling=False/Available Stalled=False/Available"));
+        JsonNode env = child(parent, "apps/v1", "Deployment", "quiet").orElseThrow().at("/spec/template/spec/containers/0/env");
+        assertEquals(1, env.size(), env.toString());
+        assertEquals("GREETING", env.at("/0/name").asText());
+        assertEquals("", env.at("/0/value").asText(""), "an empty value, which a Deployment stores by leaving it out");
+
+        String uid = current(parent).at("/metadata/uid").asText();
+        rig.delete(parent);
+        rig.await("webapp", parent, true, "the WebApp and its children gone", () -> rig.get(parent).isEmpty() && rig.ownedBy(uid).isEmpty());
     }
 }

@@ -33,6 +33,9 @@ interface Rig extends AutoCloseable {
     /** Commands against the rig's cluster. */
     Commands commands();
 
+    /** The namespace the rig's objects live in. */
+    String namespace();
+
     /** An example from {@code examples/}, in this rig's namespace, with images this rig can run. */
     ObjectNode example(String file);
 

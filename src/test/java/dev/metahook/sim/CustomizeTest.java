@@ -66,6 +66,20 @@ class CustomizeTest {
         assertEquals(json("['other']"), Json.mapper().valueToTree(fieldNames(lastSync.at("/related/Namespace.v1"))));
     }
 
+    /** Metacontroller's configmap-list-v2 example: a v2 rule with a labelSelector and no namespace looks in every namespace. */
+    @Test
+    void aV2RuleWithoutNamespaceSeesEveryNamespace() {
+        CompositeSimulator simulator = simulator("v2", "[{'apiVersion':'v1','resource':'endpoints','labelSelector':{'matchLabels':{'tier':'db'}}},"
+                + "{'apiVersion':'v1','resource':'endpoints','names':['web']}]");
+        assertEquals(CompositeSimulator.Outcome.APPLIED, simulator.sync(PARENT).outcome());
+        assertEquals(json("['default/db','default/web','other/db']"), Json.mapper().valueToTree(fieldNames(lastSync.at("/related/Endpoints.v1"))));
+        assertEquals(List.of(2, 1), simulator.customize().history().get(0).rules().stream().map(Customize.Selected::objects).toList());
+        CompositeSimulator v1 = simulator("v1", "[{'apiVersion':'v1','resource':'endpoints','labelSelector':{'matchLabels':{'tier':'db'}}}]");
+        v1.sync(PARENT);
+        assertEquals(List.of(1), v1.customize().history().get(0).rules().stream().map(Customize.Selected::objects).toList(),
+                "a v1 hook of a namespaced parent: its own namespace only");
+    }
+
     @Test
     void aRuleMetacontrollerRefusesFailsTheSyncAndNamesTheRule() {
         CompositeSimulator simulator = simulator("v1", "[{'apiVersion':'v1','resource':'endpoints','namespace':'other'}]");

@@ -111,6 +111,17 @@ final class DatabaseChildren {
         return claim;
     }
 
+    /**
+     * A claim template as the API server stores it: its metadata has {@code "creationTimestamp": null}
+     * (the zero time of an embedded ObjectMeta), which a typed claim read back loses. Without it the
+     * template list, which Metacontroller replaces whole, differs from the stored one on every call.
+     */
+    static void asStored(PersistentVolumeClaim claim) {
+        if (claim.getMetadata() != null && claim.getMetadata().getCreationTimestamp() == null) {
+            claim.getMetadata().setAdditionalProperty("creationTimestamp", null);
+        }
+    }
+
     /** The final backup: a cold archive of the stopped data directory, written next to it on the retained claim. */
     static Job backupJob(Database database, String image, String timestamp) {
         String name = database.getMetadata().getName();

@@ -63,11 +63,12 @@ public final class DatabaseController implements CompositeController<Database, D
         }
         Optional<StatefulSet> statefulSet = context.children().get(StatefulSet.class, database.getMetadata().getName());
         boolean deleteWithoutBackup = database.getSpec() != null && "Delete".equals(database.getSpec().deletionPolicy());
-        if (deleteWithoutBackup || statefulSet.isEmpty()) {
-            String why = deleteWithoutBackup ? "deleted without a backup (deletionPolicy: Delete)" : "nothing was ever stored";
+        if (deleteWithoutBackup || statefulSet.isEmpty() && Teardown.nothingToBackUp(database)) {
+            String why = deleteWithoutBackup ? "deleted without a backup (deletionPolicy: Delete)"
+                    : "nothing was ever stored: no StatefulSet was ever observed";
             return Cleanup.done().withStatus(deleting(database, Teardown.Step.DONE, why, clock));
         }
-        Teardown.Plan plan = Teardown.plan(database, context.children(), statefulSet.get());
+        Teardown.Plan plan = Teardown.plan(database, context.children(), statefulSet);
         Database.Status status = deleting(database, plan.step(), plan.message(), clock);
         return switch (plan.step()) {
             case DONE -> Cleanup.done().withStatus(status);

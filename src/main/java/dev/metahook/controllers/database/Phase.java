@@ -3,9 +3,16 @@ package dev.metahook.controllers.database;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.util.Optional;
 
-/** A running Database's phase, from the observed StatefulSet and the phase reported before. */
+/**
+ * A running Database's phase, from the observed StatefulSet and the phase reported before.
+ * {@code Pending} means no StatefulSet was ever observed, so nothing was ever stored: once one was,
+ * a missing StatefulSet is {@code Provisioning} again ({@code StatefulSetMissing}), and the teardown
+ * relies on that to skip the final backup only when there can be no data.
+ */
 enum Phase {
     PENDING("Pending", "Pending", false, true, "waiting for the StatefulSet to be created"),
+    MISSING("Provisioning", "StatefulSetMissing", false, true,
+            "the StatefulSet is gone and is being created again; its claim keeps the data"),
     PROVISIONING("Provisioning", "Provisioning", false, true, "waiting for the primary to become ready"),
     READY("Ready", "PrimaryReady", true, false, "the primary is ready"),
     DEGRADED("Degraded", "PrimaryNotReady", false, false, "the primary was ready and is not ready now");
@@ -26,7 +33,7 @@ enum Phase {
 
     static Phase of(Optional<StatefulSet> observed, String previousPhase) {
         if (observed.isEmpty()) {
-            return PENDING;
+            return previousPhase == null || PENDING.phase.equals(previousPhase) ? PENDING : MISSING;
         }
         if (primaryReady(observed.get())) {
             return READY;

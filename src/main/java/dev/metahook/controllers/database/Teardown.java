@@ -1,6 +1,7 @@
 package dev.metahook.controllers.database;
 
 import dev.metahook.api.ObservedChildren;
+import dev.metahook.api.TerminalException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -46,18 +47,22 @@ final class Teardown {
     private Teardown() {
     }
 
-    static Plan plan(Database database, ObservedChildren observed, StatefulSet statefulSet) {
+    /**
+     * The next step for a Database whose StatefulSet is {@code statefulSet}. Without one the data may
+     * still be on the retained claim (the StatefulSet was deleted, or is not observed yet): nothing
+     * runs, so there is nothing to drain, and the backup is written all the same.
+     */
+    static Plan plan(Database database, ObservedChildren observed, Optional<StatefulSet> statefulSet) {
         String name = database.getMetadata().getName();
         List<HasMetadata> children = keptWhileDeleting(name, observed);
-        if (!drained(statefulSet)) {
+        if (statefulSet.isPresent() && !drained(statefulSet.get())) {
             return new Plan(Step.DRAINING, children, "scaling StatefulSet " + name + " to 0 before the final backup");
         }
         String jobName = DatabaseChildren.backupJobName(name);
         Optional<Job> job = observed.get(Job.class, jobName);
         if (job.isEmpty()) {
-            String image = DesiredDatabase.runningImage(statefulSet).orElse("postgres:" + DesiredDatabase.DEFAULT_VERSION);
-            children.add(DatabaseChildren.backupJob(database, image, archiveTime(database)));
-            return new Plan(Step.BACKING_UP, children, "writing the final backup to claim data-" + name + "-0");
+            children.add(DatabaseChildren.backupJob(database, backupImage(database, statefulSet), archiveTime(database)));
+            return new Plan(Step.BACKING_UP, children, backingUp(name, statefulSet));
         }
         if (succeeded(job.get())) {
             return new Plan(Step.DONE, children, "the final backup is on claim data-" + name + "-0");
@@ -67,7 +72,40 @@ final class Teardown {
                     + " (kubectl logs job/" + jobName + "), fix it and delete the Job to try again,"
                     + " or set spec.deletionPolicy: Delete to delete without a backup");
         }
-        return new Plan(Step.BACKING_UP, children, "writing the final backup to claim data-" + name + "-0");
+        return new Plan(Step.BACKING_UP, children, backingUp(name, statefulSet));
+    }
+
+    /**
+     * Whether the status proves that no data was ever stored: no sync ever observed a StatefulSet
+     * (the phase is still none or {@code Pending}, which it never returns to once one was observed:
+     * see {@link Phase}). Or the teardown already finished and said so, and this is a repeated call.
+     */
+    static boolean nothingToBackUp(Database database) {
+        Database.Status status = database.getStatus();
+        if (status == null || status.phase() == null || status.phase().equals(Phase.PENDING.phase)) {
+            return true;
+        }
+        return status.phase().equals("Deleting") && status.conditions() != null && status.conditions().stream()
+                .anyMatch(condition -> "Reconciling".equals(condition.getType()) && Step.DONE.reason.equals(condition.getReason()));
+    }
+
+    private static String backingUp(String name, Optional<StatefulSet> statefulSet) {
+        String writing = "writing the final backup to claim data-" + name + "-0";
+        return statefulSet.isPresent() ? writing : "no StatefulSet " + name + " is observed, yet the status says one was: " + writing
+                + " (if that claim is gone too, set spec.deletionPolicy: Delete to let the Database go)";
+    }
+
+    /** The image that ran the data, or else the spec's version, or else the default. */
+    private static String backupImage(Database database, Optional<StatefulSet> statefulSet) {
+        Optional<String> running = statefulSet.flatMap(DesiredDatabase::runningImage);
+        if (running.isPresent()) {
+            return running.get();
+        }
+        try {
+            return DesiredDatabase.of(database.getSpec(), Optional.empty()).image();
+        } catch (TerminalException invalid) {
+            return "postgres:" + DesiredDatabase.DEFAULT_VERSION;
+        }
     }
 
     /** Every observed child as last applied, but the client Service (clients stop connecting) and with no replicas. */
@@ -80,6 +118,7 @@ final class Teardown {
             StatefulSet stopped = lastApplied(observed, StatefulSet.class, statefulSet);
             if (stopped.getSpec() != null) {
                 stopped.getSpec().setReplicas(0);
+                stopped.getSpec().getVolumeClaimTemplates().forEach(DatabaseChildren::asStored);
             }
             kept.add(stopped);
         });

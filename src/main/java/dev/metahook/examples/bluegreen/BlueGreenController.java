@@ -21,7 +21,9 @@ import java.util.Optional;
  * runs the current template the inactive one is scaled to zero; when the inactive one runs it, it is
  * scaled up, and once all its replicas are available the Service switches to it; when neither does, a
  * new rollout starts on the inactive one, but only after it has scaled down to zero. Like the
- * original, a change of {@code spec.replicas} alone does not resize the active ReplicaSet.
+ * original, a change of {@code spec.replicas} alone does not resize the active ReplicaSet. Unlike it,
+ * a {@code spec.service} without a selector is an invalid spec rather than a Service that selects
+ * by color alone (every pod of that color in the namespace).
  */
 public final class BlueGreenController implements CompositeController<BlueGreenDeployment, Status> {
     static final String COLOR = "color";
@@ -91,10 +93,14 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         return set.getStatus() != null && Integer.valueOf(replicas).equals(set.getStatus().getAvailableReplicas());
     }
 
-    /** Asked for no replicas and running none (a count the status leaves out is zero, as the API server means it). */
+    /**
+     * Asked for no replicas and reporting none, as the original reads it: a status without
+     * {@code replicas} (the ReplicaSet controller has not written one yet) is not a count of zero, so
+     * the rollout waits for it.
+     */
     private static boolean scaledDown(ReplicaSet set) {
         return Integer.valueOf(0).equals(set.getSpec().getReplicas())
-                && set.getStatus() != null && (set.getStatus().getReplicas() == null || set.getStatus().getReplicas() == 0);
+                && set.getStatus() != null && Integer.valueOf(0).equals(set.getStatus().getReplicas());
     }
 
     private static String other(String color) {
@@ -145,6 +151,10 @@ public final class BlueGreenController implements CompositeController<BlueGreenD
         Service service = spec.service();
         if (service == null || service.getMetadata() == null || service.getMetadata().getName() == null || service.getSpec() == null) {
             throw new TerminalException("InvalidSpec", "spec.service: metadata.name and spec are required");
+        }
+        if (service.getSpec().getSelector() == null || service.getSpec().getSelector().isEmpty()) {
+            // the color alone would select every blue (or green) pod in the namespace, of any app
+            throw new TerminalException("InvalidSpec", "spec.service.spec.selector: is required");
         }
         return spec;
     }

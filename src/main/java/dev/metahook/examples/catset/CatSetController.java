@@ -22,17 +22,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.SortedSet;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
  * Pods and claims for a CatSet, as the original computes them. Sync keeps every pod it observes
  * (re-rendered from the template: Metacontroller's RollingRecreate strategy replaces one pod at a
  * time, waiting for it to be Ready), adds the lowest missing ordinal once all below it are running
- * and ready, and, when all wanted pods are ready, removes the highest surplus one. Claims exist for
- * every wanted ordinal and are kept after a scale-down. Finalize does the same with zero replicas,
- * so pods go highest ordinal first, and is done once no pod is left; the claims go with the CatSet.
+ * and ready, and, when all wanted pods are ready, removes the highest surplus one. Pods are answered
+ * highest ordinal first, as the original lists them, since that is the order RollingRecreate rolls
+ * them in. Claims exist for every wanted ordinal and are kept after a scale-down. Finalize does the
+ * same with zero replicas, so pods go highest ordinal first, and is done once no pod is left; the
+ * claims go with the CatSet.
  */
 public final class CatSetController implements CompositeController<CatSet, Status>, Cleaner<CatSet, Status> {
 
@@ -41,33 +43,52 @@ public final class CatSetController implements CompositeController<CatSet, Statu
         return plan(catSet, valid(catSet).replicas(), context);
     }
 
+    /**
+     * Scales down to zero, one pod per call, whatever {@code spec.replicas} says (the original sets it
+     * to zero before reading it). A spec whose template cannot be rendered does not stop the teardown:
+     * the pods that stay are kept as last applied.
+     */
     @Override
     public Cleanup<Status> cleanup(CatSet catSet, Context context) {
-        valid(catSet);
-        Result<Status> result = plan(catSet, 0, context);
         boolean podsGone = observedPods(catSet, context).isEmpty();
+        Result<Status> result = renderable(catSet.getSpec()) == null ? plan(catSet, 0, context) : scaleDownAsApplied(catSet, context);
         return podsGone ? Cleanup.done(result) : Cleanup.inProgress(result);
     }
 
     private static Result<Status> plan(CatSet catSet, int replicas, Context context) {
-        SortedMap<Integer, Pod> observed = observedPods(catSet, context);
+        NavigableMap<Integer, Pod> observed = observedPods(catSet, context);
         int ready = 0;
         while (ready < replicas && runningAndReady(observed.get(ready))) {
             ready++;
         }
-        SortedSet<Integer> ordinals = new TreeSet<>(observed.keySet());
+        NavigableSet<Integer> ordinals = new TreeSet<>(observed.keySet());
         if (ready < replicas) {
             ordinals.add(ready);
         } else if (!ordinals.isEmpty() && ordinals.last() >= replicas) {
             ordinals.remove(ordinals.last());
         }
         List<HasMetadata> children = new ArrayList<>();
-        ordinals.forEach(ordinal -> children.add(pod(catSet, ordinal)));
+        // highest ordinal first: Metacontroller's RollingRecreate replaces pods in the order they are answered
+        ordinals.descendingSet().forEach(ordinal -> children.add(pod(catSet, ordinal)));
         children.addAll(claims(catSet, replicas, context));
         return Result.of(children).deletingUnlisted().withStatus(new Status(observed.size(), ready));
     }
 
-    private static SortedMap<Integer, Pod> observedPods(CatSet catSet, Context context) {
+    /** The teardown step without a template: every pod but the highest, and every claim, as last applied. */
+    private static Result<Status> scaleDownAsApplied(CatSet catSet, Context context) {
+        NavigableMap<Integer, Pod> observed = observedPods(catSet, context);
+        List<HasMetadata> children = new ArrayList<>();
+        observed.headMap(observed.isEmpty() ? 0 : observed.lastKey(), false).descendingMap().values()
+                .forEach(pod -> children.add(asApplied(Pod.class, pod, context)));
+        context.children().all(PersistentVolumeClaim.class).forEach(claim -> children.add(asApplied(PersistentVolumeClaim.class, claim, context)));
+        return Result.of(children).deletingUnlisted().withStatus(new Status(observed.size(), 0));
+    }
+
+    private static <T extends HasMetadata> T asApplied(Class<T> type, T observed, Context context) {
+        return context.children().lastApplied(type, observed.getMetadata().getName()).orElseThrow();
+    }
+
+    private static NavigableMap<Integer, Pod> observedPods(CatSet catSet, Context context) {
         return Ordinals.byOrdinal(catSet.getMetadata().getName(), context.children().all(Pod.class));
     }
 
@@ -132,15 +153,24 @@ public final class CatSetController implements CompositeController<CatSet, Statu
         if (spec == null || spec.replicas() == null || spec.replicas() < 0) {
             throw new TerminalException("InvalidSpec", "spec.replicas: a whole number of at least 0 is required");
         }
-        if (spec.template() == null || spec.template().getMetadata() == null || spec.template().getSpec() == null) {
-            throw new TerminalException("InvalidSpec", "spec.template: metadata and spec are required");
+        String unrenderable = renderable(spec);
+        if (unrenderable != null) {
+            throw new TerminalException("InvalidSpec", unrenderable);
+        }
+        return spec;
+    }
+
+    /** Why pods and claims cannot be made from this spec, or null when they can. */
+    private static String renderable(Spec spec) {
+        if (spec == null || spec.template() == null || spec.template().getMetadata() == null || spec.template().getSpec() == null) {
+            return "spec.template: metadata and spec are required";
         }
         for (int i = 0; i < templates(spec).size(); i++) {
             PersistentVolumeClaim template = templates(spec).get(i);
             if (template == null || template.getMetadata() == null || template.getMetadata().getName() == null) {
-                throw new TerminalException("InvalidSpec", "spec.volumeClaimTemplates[" + i + "].metadata.name: is required");
+                return "spec.volumeClaimTemplates[" + i + "].metadata.name: is required";
             }
         }
-        return spec;
+        return null;
     }
 }

@@ -2,7 +2,7 @@ package dev.metahook.examples.catset;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
-import java.util.SortedMap;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,8 +21,8 @@ final class Ordinals {
     }
 
     /** The objects named {@code <base>-<ordinal>}, by ordinal. */
-    static <T extends HasMetadata> SortedMap<Integer, T> byOrdinal(String base, List<T> objects) {
-        SortedMap<Integer, T> byOrdinal = new TreeMap<>();
+    static <T extends HasMetadata> NavigableMap<Integer, T> byOrdinal(String base, List<T> objects) {
+        NavigableMap<Integer, T> byOrdinal = new TreeMap<>();
         for (T object : objects) {
             int ordinal = of(base, object.getMetadata().getName());
             if (ordinal >= 0) {

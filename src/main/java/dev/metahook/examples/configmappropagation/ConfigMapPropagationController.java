@@ -11,10 +11,10 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Customize asks for the source ConfigMap and the namespaces the selector matches; sync answers one
@@ -53,9 +53,12 @@ public final class ConfigMapPropagationController
                 .withStatus(new ConfigMapPropagation.Status(targets.size(), actual, conditions.list()));
     }
 
-    /** The listed namespaces and the selected ones, in order, once each, never the source's own. */
+    /**
+     * The listed namespaces in their order, then the selected ones, once each (Metacontroller keeps one
+     * ConfigMap per namespace and name, so a namespace listed twice is one copy), never the source's own.
+     */
     private static List<String> targets(ConfigMapPropagation.Spec spec, Context context) {
-        Set<String> targets = new TreeSet<>(spec.targetNamespaces() == null ? List.of() : spec.targetNamespaces());
+        Set<String> targets = new LinkedHashSet<>(spec.targetNamespaces() == null ? List.of() : spec.targetNamespaces());
         if (spec.targetNamespaceSelector() != null) {
             context.related().all(Namespace.class).forEach(namespace -> targets.add(namespace.getMetadata().getName()));
         }
@@ -69,8 +72,8 @@ public final class ConfigMapPropagationController
         metadata.setNamespace(namespace);
         ConfigMap copy = new ConfigMap();
         copy.setMetadata(metadata);
+        // the original copies data and nothing else: binaryData stays with the source
         copy.setData(source.getData().isEmpty() ? null : source.getData());
-        copy.setBinaryData(source.getBinaryData().isEmpty() ? null : source.getBinaryData());
         return copy;
     }
 

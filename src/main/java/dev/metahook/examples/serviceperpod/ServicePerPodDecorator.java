@@ -48,13 +48,18 @@ public final class ServicePerPodDecorator implements DecoratorController<Statefu
         return context.children().isEmpty() ? Cleanup.done() : Cleanup.inProgress(Result.of().deletingUnlisted());
     }
 
-    /** {@code 80:8080,9090:9090}: a port named {@code port-<port>} per pair. */
+    /**
+     * {@code 80:8080,9090:9090}: a port named {@code port-<port>} per entry, read as the original
+     * reads it: split at commas, each entry split at colons, the first two parts the port and the
+     * target port (further parts are ignored, so {@code 80:8080:9090} is port 80 to 8080), each a
+     * plain decimal number.
+     */
     static List<ServicePort> ports(String text) {
         List<ServicePort> ports = new ArrayList<>();
-        for (String pair : text.split(",", -1)) {
-            String[] parts = pair.trim().split(":", -1);
-            if (parts.length != 2) {
-                throw badPorts(text, "'" + pair + "' is not port:targetPort");
+        for (String entry : text.split(",", -1)) {
+            String[] parts = entry.split(":", -1);
+            if (parts.length < 2) {
+                throw badPorts(text, "'" + entry + "' is not port:targetPort");
             }
             int port = number(text, parts[0]);
             ServicePort servicePort = new ServicePort();
@@ -66,14 +71,13 @@ public final class ServicePerPodDecorator implements DecoratorController<Statefu
         return ports;
     }
 
+    /** A port number: decimal digits only (as Jsonnet's {@code std.parseInt} takes them), from 1 to 65535 (as a Service takes them). */
     private static int number(String text, String part) {
-        try {
-            int port = Integer.parseInt(part.trim());
+        if (part.matches("[0-9]{1,5}")) {
+            int port = Integer.parseInt(part);
             if (port >= 1 && port <= 65535) {
                 return port;
             }
-        } catch (NumberFormatException e) {
-            // reported below
         }
         throw badPorts(text, "'" + part + "' is not a port number from 1 to 65535");
     }

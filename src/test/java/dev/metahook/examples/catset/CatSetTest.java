@@ -104,6 +104,37 @@ class CatSetTest {
         assertEquals(List.of(), simulation.store().all(), "the claims go with the CatSet");
     }
 
+    /**
+     * FOR THE COORDINATOR: enable once the engine writes children in the controller's order (issue 24,
+     * engine item 1); on main's engine, which sorts them by name, it fails. The controller's own order is
+     * asserted meanwhile by CatSetOriginalTest.
+     */
+    @Test
+    void theAnswerListsThePodsHighestOrdinalFirstAsRollingRecreateRollsThem() {
+        ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
+        request.put("finalizing", false);
+        request.with("parent").with("metadata").remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
+        request.with("parent").with("spec").put("replicas", 12);
+        ObjectNode pods = request.with("children").with("Pod.v1");
+        ObjectNode first = (ObjectNode) pods.elements().next();
+        for (int ordinal = 1; ordinal <= 11; ordinal++) {
+            ObjectNode pod = first.deepCopy();
+            pod.with("metadata").put("name", "nginx-backend-" + ordinal);
+            pods.set("nginx-backend-" + ordinal, pod);
+        }
+        List<String> order = new ArrayList<>();
+        post(server, "/catset/sync", CanonicalJson.bytes(request)).get("children").forEach(child -> {
+            if ("Pod".equals(child.path("kind").asText())) {
+                order.add(child.at("/metadata/name").asText());
+            }
+        });
+        List<String> expected = new ArrayList<>();
+        for (int ordinal = 11; ordinal >= 0; ordinal--) {
+            expected.add("nginx-backend-" + ordinal);
+        }
+        assertEquals(expected, order);
+    }
+
     @Test
     void anInvalidSpecKeepsEveryChildAndStalls() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");

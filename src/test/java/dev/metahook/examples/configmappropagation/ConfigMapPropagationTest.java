@@ -165,10 +165,12 @@ class ConfigMapPropagationTest {
         return server.post(path, body).statusCode(200).extract().asByteArray();
     }
 
+    /** The children's names, sorted: the order they are answered in is asserted by ConfigMapPropagationOriginalTest. */
     private static List<String> names(JsonNode answer) {
         List<String> names = new ArrayList<>();
         answer.get("children").forEach(child -> names.add(child.at("/metadata/namespace").textValue() + "/"
                 + child.at("/metadata/name").textValue()));
+        names.sort(null);
         return names;
     }
 
