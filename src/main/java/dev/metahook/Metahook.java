@@ -2,11 +2,15 @@ package dev.metahook;
 
 import dev.metahook.api.Controllers;
 import dev.metahook.engine.HookEngine;
+import dev.metahook.manifests.ManifestOptions;
+import dev.metahook.manifests.Manifests;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
 import dev.metahook.server.WarmUp;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.SortedMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +54,22 @@ public final class Metahook {
     /** Starts serving with this configuration and clock; the process stops it gracefully on SIGTERM. */
     public static HookServer serve(Controllers controllers, ServerConfig config, Clock clock) {
         return serve(controllers, config, clock, WarmUp.none());
+    }
+
+    /**
+     * Writes the kustomize directory that runs these controllers on a cluster (their
+     * CompositeControllers or DecoratorControllers, the CRDs of their parent types, the hook
+     * service's Deployment, Service, NetworkPolicy, PodDisruptionBudget and autoscaler for
+     * {@code options}' image), generated from the registration; returns the files written, by path.
+     * A project calls it from a main class of its own (docs/deploy.md):
+     *
+     * <pre>{@code
+     * Metahook.manifests(GreetingService.controllers(), ManifestOptions.service("greeting", "registry.example.com/greeting:1.0"),
+     *         Path.of("deploy"));
+     * }</pre>
+     */
+    public static SortedMap<String, String> manifests(Controllers controllers, ManifestOptions options, Path directory) {
+        return Manifests.write(controllers, options, directory);
     }
 
     /** Starts serving with this configuration, clock and warm-up; the process stops it gracefully on SIGTERM. */

@@ -1,5 +1,7 @@
 package dev.metahook.api;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /** The status of a {@code metav1.Condition}: {@code True}, {@code False} or {@code Unknown}. */
 public enum ConditionStatus {
     TRUE("True"), FALSE("False"), UNKNOWN("Unknown");
@@ -14,7 +16,8 @@ public enum ConditionStatus {
         return status ? TRUE : FALSE;
     }
 
-    /** As Kubernetes writes it. */
+    /** As Kubernetes writes it (and JSON, and a CRD's enum). */
+    @JsonValue
     public String text() {
         return text;
     }

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 /**
  * The controllers a server serves, each under a short name that becomes its routes
  * ({@code /webapp/sync}). Which hooks a controller has follows from the interfaces it implements:
- * sync always, finalize for a {@link Cleaner}, customize for a {@link Customizer}.
+ * sync always, finalize for a {@link Cleaner}, customize for a {@link Customizer}. What else
+ * Metacontroller must know (the child resources and their update strategies, resync, selectors) is
+ * the registration's {@link Declaration}, from which the manifests are generated.
  */
 public final class Controllers {
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -47,9 +49,16 @@ public final class Controllers {
     /**
      * One registered controller: its name, kind, {@code type} (the parent type of a composite, the
      * target type of a decorator), and the object that implements it. {@code sync} is the controller
-     * itself; the other hooks are capabilities.
+     * itself; the other hooks are capabilities. {@code declaration} is what Metacontroller is told
+     * besides (children, resync, selectors): the source of the generated manifests.
      */
-    public record Registration(String name, Kind kind, Class<? extends HasMetadata> type, Object controller) {
+    public record Registration(String name, Kind kind, Class<? extends HasMetadata> type, Object controller,
+                               Declaration declaration) {
+
+        /** A registration that declares nothing beyond the parent type: no children, no resync, v1 hooks. */
+        public Registration(String name, Kind kind, Class<? extends HasMetadata> type, Object controller) {
+            this(name, kind, type, controller, Declaration.none());
+        }
 
         public Set<Hook> hooks() {
             Set<Hook> hooks = EnumSet.of(Hook.SYNC);
@@ -69,14 +78,26 @@ public final class Controllers {
         private Builder() {
         }
 
-        /** Serves a CompositeController's hooks under {@code /<name>/...}. */
+        /** Serves a CompositeController's hooks under {@code /<name>/...}; it declares no child resources. */
         public <P extends HasMetadata> Builder composite(String name, Class<P> parentType, CompositeController<P, ?> controller) {
-            return add(new Registration(name, Kind.COMPOSITE, parentType, controller));
+            return composite(name, parentType, controller, Declaration.none());
         }
 
-        /** Serves a DecoratorController's hooks under {@code /<name>/...}. */
+        /** Serves a CompositeController's hooks under {@code /<name>/...}, with its child resources and settings. */
+        public <P extends HasMetadata> Builder composite(String name, Class<P> parentType, CompositeController<P, ?> controller,
+                                                         Declaration declaration) {
+            return add(new Registration(name, Kind.COMPOSITE, parentType, controller, declaration));
+        }
+
+        /** Serves a DecoratorController's hooks under {@code /<name>/...}; it declares no attachments. */
         public <T extends HasMetadata> Builder decorator(String name, Class<T> targetType, DecoratorController<T, ?> controller) {
-            return add(new Registration(name, Kind.DECORATOR, targetType, controller));
+            return decorator(name, targetType, controller, Declaration.none());
+        }
+
+        /** Serves a DecoratorController's hooks under {@code /<name>/...}, with its attachments, selectors and settings. */
+        public <T extends HasMetadata> Builder decorator(String name, Class<T> targetType, DecoratorController<T, ?> controller,
+                                                         Declaration declaration) {
+            return add(new Registration(name, Kind.DECORATOR, targetType, controller, declaration));
         }
 
         public Controllers build() {
@@ -86,6 +107,19 @@ public final class Controllers {
         private Builder add(Registration registration) {
             if (registration.controller() == null || registration.type() == null) {
                 throw new IllegalArgumentException("controller " + registration.name() + ": the controller and its type are required");
+            }
+            if (registration.declaration() == null) {
+                throw new IllegalArgumentException("controller " + registration.name() + ": the declaration is required (Declaration.none() for none)");
+            }
+            Declaration declaration = registration.declaration();
+            if (registration.kind() == Kind.DECORATOR && declaration.generatesSelector().isPresent()) {
+                throw new IllegalArgumentException("controller " + registration.name()
+                        + ": generateSelector is a CompositeController setting; a decorator selects with labelSelector or annotationSelector");
+            }
+            if (registration.kind() == Kind.COMPOSITE
+                    && (declaration.targetLabelSelector().isPresent() || declaration.targetAnnotationSelector().isPresent())) {
+                throw new IllegalArgumentException("controller " + registration.name()
+                        + ": labelSelector and annotationSelector are DecoratorController settings; a composite owns every parent of its type");
             }
             if (!NAME.matcher(registration.name()).matches()) {
                 throw new IllegalArgumentException("controller name '" + registration.name()

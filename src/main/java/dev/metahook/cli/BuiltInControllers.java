@@ -1,12 +1,21 @@
 package dev.metahook.cli;
 
+import dev.metahook.api.Child;
 import dev.metahook.api.Controllers;
+import dev.metahook.api.Declaration;
+import dev.metahook.api.Update;
 import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.database.DatabaseController;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.examples.Examples;
+import dev.metahook.manifests.ManifestOptions;
 import dev.metahook.server.WarmUp;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,9 +72,21 @@ final class BuiltInControllers {
         }
     }
 
+    /**
+     * Where the reference controllers run: the service {@code metahook} in {@code metahook-system},
+     * reading the Database key from the Secret {@code metahook-database-key}.
+     */
+    static ManifestOptions manifestOptions() {
+        return ManifestOptions.service("metahook", "ghcr.io/metahook/metahook:0.1.0")
+                .withSecretFile("METAHOOK_DATABASE_KEY_FILE", "metahook-database-key", "key");
+    }
+
     private static Controllers.Builder builder(byte[] databaseKey) {
         return Controllers.builder()
-                .composite("webapp", WebApp.class, new WebAppController())
-                .composite("database", Database.class, new DatabaseController(databaseKey));
+                .composite("webapp", WebApp.class, new WebAppController(), Declaration.children(
+                        Child.of(Deployment.class, Update.IN_PLACE), Child.of(Service.class, Update.IN_PLACE)))
+                .composite("database", Database.class, new DatabaseController(databaseKey), Declaration.children(
+                        Child.of(Secret.class, Update.ON_DELETE), Child.of(Service.class, Update.IN_PLACE),
+                        Child.of(StatefulSet.class, Update.IN_PLACE), Child.of(Job.class, Update.IN_PLACE)));
     }
 }

@@ -43,6 +43,8 @@ public final class LogConfiguration extends ContextAwareBase implements Configur
         root.addAppender(console);
         context.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
         context.getLogger("io.javalin").setLevel(Level.WARN);
+        // one line per generated CRD on the manifests command's output: what it wrote says enough
+        context.getLogger("io.fabric8.crdv2").setLevel(Level.WARN);
     }
 
     private static Encoder<ILoggingEvent> text(LoggerContext context) {

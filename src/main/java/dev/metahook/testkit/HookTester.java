@@ -8,6 +8,7 @@ import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
 import dev.metahook.engine.HookEngine;
+import dev.metahook.manifests.ManifestOptions;
 import dev.metahook.sim.Checker;
 import dev.metahook.sim.ControllerSpec;
 import dev.metahook.sim.InProcessHook;
@@ -27,7 +28,7 @@ import java.util.List;
  * keys them.
  *
  * <pre>{@code
- * HookTester tester = HookTester.of(controllers, "greeting", Path.of("metacontroller/greeting-controller.yaml"));
+ * HookTester tester = HookTester.of(controllers, "greeting");
  * Answer answer = tester.sync(greeting).observing(configMap).call();
  * assertEquals("hello", answer.child(ConfigMap.class, "hi").orElseThrow().getData().get("message"));
  * }</pre>
@@ -35,6 +36,9 @@ import java.util.List;
 public final class HookTester {
     /** The clock tests get unless they choose one: a fixed instant, so answers are the same on every run. */
     public static final Clock FIXED_CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+    /** The hook service the generated manifest names; calls never leave the process. */
+    private static final ManifestOptions IN_PROCESS = ManifestOptions.service("in-process", "in-process");
 
     private final Controllers controllers;
     private final Registration registration;
@@ -59,6 +63,16 @@ public final class HookTester {
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(manifest + ": holds no CompositeController or DecoratorController"));
         return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK);
+    }
+
+    /**
+     * The named controller with the CompositeController (or DecoratorController) its registration
+     * generates: the declared children, resync, selectors and hook version, as
+     * {@link dev.metahook.manifests.Manifests#controller} writes them for the cluster.
+     */
+    public static HookTester of(Controllers controllers, String name) {
+        Registration registration = registration(controllers, name);
+        return new HookTester(controllers, registration, dev.metahook.manifests.Manifests.controller(registration, IN_PROCESS), FIXED_CLOCK);
     }
 
     /**

@@ -23,6 +23,7 @@ class LayersTest {
                 .layer("engine").definedBy("dev.metahook.engine..")
                 .layer("server").definedBy("dev.metahook.server..")
                 .layer("sim").definedBy("dev.metahook.sim..")
+                .layer("manifests").definedBy("dev.metahook.manifests..")
                 .layer("controllers").definedBy("dev.metahook.controllers..")
                 .layer("examples").definedBy("dev.metahook.examples..")
                 .layer("service").definedBy("dev.metahook")
@@ -35,10 +36,11 @@ class LayersTest {
                 .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("examples").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("sim").mayOnlyBeAccessedByLayers("testkit", "cli")
+                .whereLayer("manifests").mayOnlyBeAccessedByLayers("service", "testkit", "cli")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "service", "testkit", "cli")
                 .whereLayer("contract").mayOnlyBeAccessedByLayers("engine", "sim", "testkit", "cli")
-                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "controllers", "examples", "service", "testkit", "cli")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "contract", "engine", "server", "sim", "testkit", "cli")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "manifests", "controllers", "examples", "service", "testkit", "cli")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "contract", "engine", "server", "sim", "manifests", "testkit", "cli")
                 .withOptionalLayers(true)
                 .check(CLASSES);
     }

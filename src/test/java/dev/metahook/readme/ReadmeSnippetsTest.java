@@ -5,9 +5,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahook.Metahook;
-import dev.metahook.api.CompositeController;
 import dev.metahook.api.Controllers;
 import dev.metahook.server.HookServer;
 import dev.metahook.server.ServerConfig;
@@ -86,8 +87,8 @@ class ReadmeSnippetsTest {
 
     /** What the README's GreetingControllerTest does in the consumer project, from this checkout's root. */
     @Test
-    void theReadmeControllerLivesCleanlyWithItsManifest() {
-        HookTester tester = HookTester.of(greetingControllers(), "greeting", CONSUMER.resolve("metacontroller/greeting-controller.yaml"));
+    void theReadmeControllerLivesCleanlyWithItsGeneratedManifest() {
+        HookTester tester = HookTester.of(greetingControllers(), "greeting");
         HasMetadata greeting = Manifests.read(CONSUMER.resolve("greeting.yaml"), ReadmeCode.type("example.Greeting"));
         CheckReport report = tester.check(greeting);
         assertTrue(report.clean(), report.toString());
@@ -121,16 +122,31 @@ class ReadmeSnippetsTest {
             tree.filter(p -> p.toString().endsWith(".java")).forEach(p -> sources.add(p.toString()));
         }
         sources.add(CONSUMER.resolve("greeting.yaml").toString());
-        sources.add(CONSUMER.resolve("metacontroller/greeting-controller.yaml").toString());
         return sources;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    /** The README's manifests step, run: the CRD, the CompositeController and the hook service for the image. */
+    @Test
+    void theReadmeManifestsStepWritesWhatTheClusterNeeds() throws Exception {
+        Path deploy = Path.of("target/readme-deploy");
+        ReadmeCode.type("example.GreetingManifests").getMethod("main", String[].class)
+                .invoke(null, (Object) new String[] {"registry.example.com/greeting:1.0.0", deploy.toString()});
+        YAMLMapper yaml = new YAMLMapper();
+        JsonNode controller = yaml.readTree(deploy.resolve("greeting-controller.yaml").toFile());
+        assertEquals("http://greeting.greeting-system/greeting/sync", controller.at("/spec/hooks/sync/webhook/url").asText());
+        assertEquals("configmaps", controller.at("/spec/childResources/0/resource").asText());
+        assertEquals("Greeting", yaml.readTree(deploy.resolve("crd-greetings.yaml").toFile()).at("/spec/names/kind").asText());
+        String service = Files.readString(deploy.resolve("hook-service.yaml"));
+        assertTrue(service.contains("image: registry.example.com/greeting:1.0.0") && service.contains("greeting-hook-token"), service);
+        assertTrue(Files.readString(deploy.resolve("kustomization.yaml")).contains("- crd-greetings.yaml"));
+    }
+
     private static Controllers greetingControllers() {
-        Class greeting = ReadmeCode.type("example.Greeting");
-        return Controllers.builder()
-                .composite("greeting", greeting, ReadmeCode.instance("example.GreetingController", CompositeController.class))
-                .build();
+        try {
+            return (Controllers) ReadmeCode.type("example.GreetingService").getMethod("controllers").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static ServerConfig loopback() {

@@ -17,6 +17,10 @@ import dev.metahook.examples.configmappropagation.ConfigMapPropagationController
 import dev.metahook.readme.ReadmeCode;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
+import dev.metahook.api.Child;
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Declaration;
+import dev.metahook.api.Update;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -122,6 +126,34 @@ class HookTesterTest {
         CheckReport database = HookTester.of(CONTROLLERS, "database", Path.of("metacontroller/database-controller.yaml"))
                 .check(Manifests.read(Path.of("examples/database.yaml"), Database.class));
         assertTrue(database.clean(), database::toString);
+    }
+
+    /** The declared children and settings reach the tester's manifest: no manifest file, no child types repeated. */
+    @Test
+    void aTesterFromTheRegistrationAloneChecksWhatItDeclares() {
+        CompositeController<Widget, Map<String, Object>> controller = (widget, context) -> Result.<Map<String, Object>>of(
+                new ConfigMapBuilder().withNewMetadata().withName(widget.getMetadata().getName()).endMetadata()
+                        .addToData("message", widget.getSpec().message).build()).deletingUnlisted();
+        Controllers declared = Controllers.builder().composite("widget", Widget.class, controller,
+                Declaration.children(Child.of(ConfigMap.class, Update.RECREATE)).resync(Duration.ofSeconds(30))).build();
+        HookTester tester = HookTester.of(declared, "widget");
+        assertEquals("{\"apiVersion\":\"v1\",\"resource\":\"configmaps\",\"updateStrategy\":{\"method\":\"Recreate\"}}",
+                tester.manifest().at("/spec/childResources/0").toString());
+        assertEquals(30, tester.manifest().at("/spec/resyncPeriodSeconds").asInt());
+        assertEquals(List.of("sync"), fieldNames(tester.manifest().at("/spec/hooks")));
+        CheckReport clean = tester.check(widget("hi"));
+        assertTrue(clean.clean(), clean::toString);
+
+        Controllers undeclared = Controllers.builder().composite("widget", Widget.class, controller).build();
+        CheckReport report = HookTester.of(undeclared, "widget").check(widget("hi"));
+        assertTrue(report.breaches().stream().anyMatch(breach -> breach.contains("is not declared in the controller's spec.childResources")),
+                report::toString);
+    }
+
+    private static List<String> fieldNames(com.fasterxml.jackson.databind.JsonNode node) {
+        List<String> names = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test

@@ -3,7 +3,6 @@ package example;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.metahook.api.Controllers;
 import dev.metahook.testkit.Answer;
 import dev.metahook.testkit.CheckReport;
 import dev.metahook.testkit.HookTester;
@@ -13,9 +12,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class GreetingControllerTest {
-    private static final HookTester TESTER = HookTester.of(
-            Controllers.builder().composite("greeting", Greeting.class, new GreetingController()).build(),
-            "greeting", Path.of("metacontroller/greeting-controller.yaml"));
+    private static final HookTester TESTER = HookTester.of(GreetingService.controllers(), "greeting");
 
     @Test
     void writesTheMessageIntoAConfigMap() {

@@ -1,0 +1,126 @@
+package dev.metahook.api;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What Metacontroller is told about a controller beyond its parent type and hooks: the child resources
+ * (a decorator's attachments) with their update strategies, the resync period, {@code generateSelector},
+ * the hooks' version and a decorator's selectors. The registration is the one place these are written;
+ * the CompositeController or DecoratorController manifest is generated from it (see
+ * {@code dev.metahook.manifests.Manifests}).
+ *
+ * <pre>{@code
+ * Controllers.builder().composite("webapp", WebApp.class, new WebAppController(),
+ *         Declaration.children(Child.of(Deployment.class, Update.IN_PLACE), Child.of(Service.class, Update.IN_PLACE)))
+ * }</pre>
+ */
+public final class Declaration {
+    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null);
+
+    private final List<Child> children;
+    private final Duration resync;
+    private final Boolean generateSelector;
+    private final String hookVersion;
+    private final LabelSelector labelSelector;
+    private final LabelSelector annotationSelector;
+
+    private Declaration(List<Child> children, Duration resync, Boolean generateSelector, String hookVersion,
+                        LabelSelector labelSelector, LabelSelector annotationSelector) {
+        this.children = List.copyOf(children);
+        this.resync = resync;
+        this.generateSelector = generateSelector;
+        this.hookVersion = hookVersion;
+        this.labelSelector = labelSelector;
+        this.annotationSelector = annotationSelector;
+    }
+
+    /** No children, no resync, v1 hooks (and {@code generateSelector: true} for a composite). */
+    public static Declaration none() {
+        return NONE;
+    }
+
+    /** A composite's child resources, in the order the manifest lists them. */
+    public static Declaration children(Child... children) {
+        return NONE.with(List.of(children));
+    }
+
+    /** A decorator's attachments, in the order the manifest lists them. */
+    public static Declaration attachments(Child... attachments) {
+        return children(attachments);
+    }
+
+    /** Metacontroller calls sync this often even when nothing changed ({@code resyncPeriodSeconds}, whole seconds). */
+    public Declaration resync(Duration period) {
+        if (period == null || period.isNegative() || period.isZero() || period.getNano() != 0) {
+            throw new IllegalArgumentException("resync must be a positive whole number of seconds, got " + period);
+        }
+        return new Declaration(children, period, generateSelector, hookVersion, labelSelector, annotationSelector);
+    }
+
+    /**
+     * Whether Metacontroller makes the parent's selector from its uid (a composite only; true unless
+     * set): false means the parent type has a {@code spec.selector} of its own.
+     */
+    public Declaration generateSelector(boolean generate) {
+        return new Declaration(children, resync, generate, hookVersion, labelSelector, annotationSelector);
+    }
+
+    /** The wire version of every hook: {@code v1} (the default) or {@code v2}. */
+    public Declaration hookVersion(String version) {
+        if (!"v1".equals(version) && !"v2".equals(version)) {
+            throw new IllegalArgumentException("hookVersion must be v1 or v2, got '" + version + "'");
+        }
+        return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector);
+    }
+
+    /** A decorator decorates only the targets whose labels match. */
+    public Declaration labelSelector(LabelSelector selector) {
+        return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector);
+    }
+
+    /** A decorator decorates only the targets whose annotations match (matchLabels and matchExpressions over annotations). */
+    public Declaration annotationSelector(LabelSelector selector) {
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, selector);
+    }
+
+    public List<Child> childResources() {
+        return children;
+    }
+
+    public Optional<Duration> resyncPeriod() {
+        return Optional.ofNullable(resync);
+    }
+
+    /** Whether {@link #generateSelector(boolean)} was called, and with what. */
+    public Optional<Boolean> generatesSelector() {
+        return Optional.ofNullable(generateSelector);
+    }
+
+    public String hookVersion() {
+        return hookVersion;
+    }
+
+    public Optional<LabelSelector> targetLabelSelector() {
+        return Optional.ofNullable(labelSelector);
+    }
+
+    public Optional<LabelSelector> targetAnnotationSelector() {
+        return Optional.ofNullable(annotationSelector);
+    }
+
+    private Declaration with(List<Child> children) {
+        for (int i = 0; i < children.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (children.get(i).apiVersion().equals(children.get(j).apiVersion())
+                        && children.get(i).resource().equals(children.get(j).resource())) {
+                    throw new IllegalArgumentException("child resource " + children.get(i).apiVersion() + " "
+                            + children.get(i).resource() + " is declared twice");
+                }
+            }
+        }
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector);
+    }
+}
