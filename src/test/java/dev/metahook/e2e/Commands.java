@@ -2,6 +2,8 @@ package dev.metahook.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,16 +22,31 @@ final class Commands {
         assertEquals(0, exitCode(limit, command), String.join(" ", command));
     }
 
+    /**
+     * Runs a command with no input, its output copied to the test's standard error: the forked test
+     * JVM's own standard streams are Failsafe's channel, and a child writing to them directly corrupts it.
+     */
     int exitCode(Duration limit, String... command) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         if (Files.exists(kubeconfig)) {
             builder.environment().put("KUBECONFIG", kubeconfig.toString());
         }
         Process process = builder.start();
+        process.getOutputStream().close();
+        Thread copy = new Thread(() -> {
+            try (InputStream output = process.getInputStream()) {
+                output.transferTo(System.err);
+            } catch (IOException gone) {
+                // the process was destroyed
+            }
+        }, "output of " + command[0]);
+        copy.setDaemon(true);
+        copy.start();
         if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
             process.destroyForcibly();
             return -1;
         }
+        copy.join(TimeUnit.SECONDS.toMillis(10));
         return process.exitValue();
     }
 
