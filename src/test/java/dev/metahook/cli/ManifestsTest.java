@@ -64,7 +64,7 @@ class ManifestsTest {
         for (JsonNode controller : ofKind("metacontroller", "CompositeController")) {
             String name = controller.at("/metadata/name").asText().replace("-controller", "");
             Set<String> declared = new TreeSet<>();
-            controller.at("/spec/hooks").fields().forEachRemaining(hook -> {
+            controller.at("/spec/hooks").properties().forEach(hook -> {
                 declared.add(hook.getKey());
                 assertEquals(HOOK_BASE + "/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
             });
@@ -203,7 +203,7 @@ class ManifestsTest {
         assertEquals("cpu", autoscaler.at("/spec/metrics/0/resource/name").asText());
         assertTrue(deployment.at("/spec/template/spec/containers/0/resources/requests/cpu").isTextual(), "utilisation needs a CPU request");
         assertEquals(deployment.at("/spec/selector/matchLabels"), budget.at("/spec/selector/matchLabels"));
-        deployment.at("/spec/selector/matchLabels").fields().forEachRemaining(label -> assertEquals(label.getValue(), podLabels.get(label.getKey())));
+        deployment.at("/spec/selector/matchLabels").properties().forEach(label -> assertEquals(label.getValue(), podLabels.get(label.getKey())));
     }
 
     /** A startup probe on the liveness endpoint gives a cold start a minute before liveness can restart it. */

@@ -43,7 +43,7 @@ class ExampleManifestsTest {
                 String name = url.replaceFirst("^http://metahook\\.metahook-system/([^/]+)/sync$", "$1");
                 Registration registration = SERVED.get(name).orElseThrow(() -> new AssertionError(directory + ": " + url));
                 Set<String> declared = new TreeSet<>();
-                controller.at("/spec/hooks").fields().forEachRemaining(hook -> {
+                controller.at("/spec/hooks").properties().forEach(hook -> {
                     declared.add(hook.getKey());
                     assertEquals("http://metahook.metahook-system/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
                 });
