@@ -10,6 +10,7 @@ import dev.metahook.wire.JsonCensus;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,9 +30,9 @@ import java.util.concurrent.TimeUnit;
  * {@code -Xmx} (to 2 MiB) in which it answers, found by bisection, less the smallest in which the small
  * sync alone is answered, is the call's need: every byte the call holds at its peak (the body, its
  * trees, the typed objects, the answer being encoded) plus what the collector needs to work in that
- * heap. Next to it: the census's estimate of one tree of the body, and one tree's real retained heap
+ * heap. Next to it: the census's estimate of one tree of the body, one tree's real retained heap
  * measured in this JVM (heap used after a full collection, with and without the tree, read from
- * {@code MemoryMXBean}).
+ * {@code MemoryMXBean}), and what the memory budget charges the call ({@code MemoryBudget.cost}).
  */
 public final class CallFootprint {
     private static final Path DIR = Path.of("target/footprint");
@@ -57,8 +58,10 @@ public final class CallFootprint {
         shapes.put("2,000 objects 190 deep in a child", ShapedBodies.deep(2_000, 190, true));
         String only = System.getenv("SHAPES");
         long baseline = -1;
-        System.out.printf("%-40s %10s %10s %10s %10s %8s %8s %8s%n", "shape", "body", "tree est.", "tree real", "need", "need/b",
-                "need/est", "est/real");
+        Method cost = Class.forName("dev.metahook.server.MemoryBudget").getDeclaredMethod("cost", JsonCensus.class);
+        cost.setAccessible(true);
+        System.out.printf("%-40s %10s %10s %10s %10s %10s %8s %8s %9s%n", "shape", "body", "tree est.", "tree real", "need", "cost",
+                "need/b", "cost/b", "cost/need");
         int n = 0;
         for (Map.Entry<String, byte[]> shape : shapes.entrySet()) {
             n++;
@@ -75,8 +78,10 @@ public final class CallFootprint {
                 baseline = minimal;
             }
             long need = minimal - baseline;
-            System.out.printf("%-40s %10s %10s %10s %10s %8.1f %8.2f %8.2f%n", shape.getKey(), mib(body.length), mib(census.treeBytes()),
-                    mib(real), mib(need), (double) need / body.length, (double) need / census.treeBytes(), (double) census.treeBytes() / real);
+            long charged = (long) cost.invoke(null, census);
+            System.out.printf("%-40s %10s %10s %10s %10s %10s %8.1f %8.1f %9.2f%n", shape.getKey(), mib(body.length),
+                    mib(census.treeBytes()), mib(real), mib(need), mib(charged), (double) need / body.length,
+                    (double) charged / body.length, (double) charged / need);
             System.out.printf("    census: %s%n", census);
         }
     }

@@ -11,18 +11,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * figures (answers by status, the slowest small call, peak resident memory); {@code src/bench/reliability}
  * runs it.
  */
-final class MemoryStorm {
+public final class MemoryStorm {
     private static final long SMALL_CALL_EVERY_MS = 100;
 
     private MemoryStorm() {
     }
 
-    /** What a storm's calls got, what the small calls during it got, and the process's peak resident memory. */
-    record Outcome(Scenarios.Tally calls, Scenarios.Tally small, long slowestSmallMillis, long peakRss) {
+    /**
+     * What a storm's calls got, what the small calls during it got, the same small calls for 2 s before
+     * it (the machine's own latency, for comparison), and the process's peak resident memory.
+     */
+    record Outcome(Scenarios.Tally calls, Scenarios.Tally small, long slowestSmallMillis, Scenarios.Tally quiet, long peakRss) {
         @Override
         public String toString() {
             return "calls " + calls + ", slowest " + calls.percentileMillis(1.0) + " ms; small calls during the storm " + small
-                    + ", p50 " + small.percentileMillis(0.5) + " ms, slowest " + slowestSmallMillis + " ms; peak RSS "
+                    + ", p50 " + small.percentileMillis(0.5) + " ms, slowest " + slowestSmallMillis + " ms (before it: p50 "
+                    + quiet.percentileMillis(0.5) + " ms, slowest " + quiet.percentileMillis(1.0) + " ms); peak RSS "
                     + (peakRss >> 20) + " MiB";
         }
     }
@@ -32,6 +36,12 @@ final class MemoryStorm {
         Scenarios.Tally calls = new Scenarios.Tally();
         Scenarios.Tally small = new Scenarios.Tally();
         byte[] smallBody = Bodies.small();
+        Scenarios.Tally quiet = new Scenarios.Tally();
+        AtomicBoolean quietOver = new AtomicBoolean();
+        Thread before = Scenarios.started(() -> probe(metahook.port(), smallBody, quiet, quietOver));
+        Thread.sleep(2000);
+        quietOver.set(true);
+        before.join();
         for (int round = 0; round < rounds; round++) {
             AtomicBoolean stormOver = new AtomicBoolean();
             Thread prober = Scenarios.started(() -> probe(metahook.port(), smallBody, small, stormOver));
@@ -47,7 +57,7 @@ final class MemoryStorm {
             calls.latenciesMicros.addAll(tally.latenciesMicros);
             calls.failures.addAll(tally.failures);
         }
-        return new Outcome(calls, small, small.percentileMillis(1.0), metahook.peakRssBytes());
+        return new Outcome(calls, small, small.percentileMillis(1.0), quiet, metahook.peakRssBytes());
     }
 
     private static void probe(int port, byte[] body, Scenarios.Tally small, AtomicBoolean stormOver) {
