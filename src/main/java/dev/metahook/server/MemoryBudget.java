@@ -46,7 +46,7 @@ final class MemoryBudget {
     static final double HEAP_SHARE = 0.6;
     static final double SMALL_SHARE = 0.05;
     static final double READING_SHARE = 0.25;
-    /** A call that costs at most this is small: it tries the small calls' share first. */
+    /** A call that costs at most this (and at most an eighth of the small share) is small: it takes the small calls' share. */
     static final long SMALL_CALL = 1024 * 1024;
     private static final int KIB = 1024;
 
@@ -56,12 +56,14 @@ final class MemoryBudget {
     private final int smallKib;
     private final int readingKib;
     private final int workingKib;
+    private final int smallCallKib;
 
     MemoryBudget(long bytes) {
         int totalKib = (int) Math.min(Integer.MAX_VALUE, bytes / KIB);
         this.smallKib = (int) (totalKib * SMALL_SHARE);
         this.readingKib = (int) (totalKib * READING_SHARE);
         this.workingKib = totalKib - smallKib - readingKib;
+        this.smallCallKib = Math.min(kib(SMALL_CALL), smallKib / 8);
         this.small = new Semaphore(smallKib, true);
         this.reading = new Semaphore(readingKib, true);
         this.working = new Semaphore(workingKib, true);
@@ -105,7 +107,10 @@ final class MemoryBudget {
      */
     Reservation reserve(long bodyBytes, Duration wait) throws InterruptedException {
         int kib = kib(PER_CALL + Math.max(bodyBytes, 0));
-        if (kib <= kib(SMALL_CALL) && small.tryAcquire(kib)) {
+        if (bodyBytes >= 0 && kib <= smallCallKib) {
+            return small.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(kib, 0) : null;
+        }
+        if (bodyBytes < 0 && small.tryAcquire(kib)) {
             return new Reservation(kib, 0);
         }
         return reading.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(0, kib) : null;
@@ -151,12 +156,13 @@ final class MemoryBudget {
             if (kib > workingKib) {
                 return false;
             }
-            if (kib <= kib(SMALL_CALL) && readingHeld == 0) {
+            if (kib <= smallCallKib && readingHeld == 0) {
                 int more = kib - smallHeld;
-                if (more <= 0 || small.tryAcquire(more)) {
+                if (more <= 0 || small.tryAcquire(more, wait.toNanos(), TimeUnit.NANOSECONDS)) {
                     smallHeld += Math.max(more, 0);
                     return true;
                 }
+                return false;
             }
             if (!working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS)) {
                 return false;

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.metahook.wire.JsonCensus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MemoryBudgetTest {
@@ -98,6 +100,23 @@ class MemoryBudgetTest {
         }
         reading.close();
         working.close();
+    }
+
+    @Test
+    void smallCallsWaitOnlyBehindSmallCallsAndLeaveTheLargeSharesAlone() throws InterruptedException {
+        List<MemoryBudget.Reservation> held = new ArrayList<>();
+        for (MemoryBudget.Reservation r; (r = budget.reserve(100 * 1024, Duration.ZERO)) != null; ) {
+            held.add(r);
+        }
+        long smallShare = (long) (200 * MIB * MemoryBudget.SMALL_SHARE);
+        assertEquals(smallShare / (164 * 1024), held.size(), "as many small bodies as the small share holds");
+        assertEquals(200 * MIB - held.size() * 164 * 1024L, budget.available(), "none of them took from the large shares");
+        MemoryBudget.Reservation large = budget.reserve(2 * MIB, Duration.ZERO);
+        assertNotNull(large, "a large body is still read");
+        held.get(0).close();
+        assertNotNull(budget.reserve(100 * 1024, Duration.ZERO), "a small call takes the room a small call gave back");
+        large.close();
+        held.forEach(MemoryBudget.Reservation::close);
     }
 
     @Test

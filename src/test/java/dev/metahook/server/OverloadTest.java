@@ -35,9 +35,9 @@ import org.junit.jupiter.api.Test;
  */
 class OverloadTest {
     private static final long MIB = 1024 * 1024;
-    private static final long BUDGET = 4 * MIB;
-    /** A message that makes a call cost most of the working share (six times its length): one such call in flight spends it. */
-    private static final String LARGE_MESSAGE = "x".repeat(400_000);
+    private static final long BUDGET = 16 * MIB;
+    /** A message that makes a call cost more than half the working share (six times its length): one such call in flight spends it. */
+    private static final String LARGE_MESSAGE = "x".repeat(1_000_000);
 
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -80,7 +80,7 @@ class OverloadTest {
             assertEquals(200, blocked.get(60, TimeUnit.SECONDS).statusCode());
             HttpResponse<String> again = client.send(post(server, "second", LARGE_MESSAGE), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, again.statusCode(), "the budget is given back once the blocked call is answered");
-            assertEquals(400_000, Json.parse(again.body().getBytes()).at("/status/message").asInt(), again.body());
+            assertEquals(1_000_000, Json.parse(again.body().getBytes()).at("/status/message").asInt(), again.body());
         } finally {
             release.countDown();
         }
@@ -101,9 +101,9 @@ class OverloadTest {
             assertEquals("urn:metahook:problem:body-too-costly", problem.path("type").asText(), costly.body());
             assertTrue(problem.path("detail").asText().contains("of heap"), costly.body());
 
-            HttpResponse<String> unread = client.send(post(server, ("{\"a\":\"" + "y".repeat((int) MIB) + "\"}").getBytes()),
+            HttpResponse<String> unread = client.send(post(server, ("{\"a\":\"" + "y".repeat((int) (5 * MIB)) + "\"}").getBytes()),
                     HttpResponse.BodyHandlers.ofString());
-            assertEquals(413, unread.statusCode(), "larger than the reading share (a quarter of 4 MiB): " + unread.body());
+            assertEquals(413, unread.statusCode(), "larger than the reading share (a quarter of 16 MiB): " + unread.body());
             assertTrue(unread.body().contains("can read at once"), unread.body());
 
             byte[] deep = ("{\"parent\":" + "[".repeat(250) + "]".repeat(250) + "}").getBytes();
