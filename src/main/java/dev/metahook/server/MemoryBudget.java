@@ -107,11 +107,14 @@ final class MemoryBudget {
      */
     Reservation reserve(long bodyBytes, Duration wait) throws InterruptedException {
         int kib = kib(PER_CALL + Math.max(bodyBytes, 0));
-        if (bodyBytes >= 0 && kib <= smallCallKib) {
-            return small.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(kib, 0) : null;
-        }
-        if (bodyBytes < 0 && small.tryAcquire(kib)) {
+        if (kib <= smallCallKib && small.tryAcquire(kib)) {
             return new Reservation(kib, 0);
+        }
+        if (bodyBytes >= 0 && kib <= smallCallKib) {
+            if (reading.tryAcquire(kib)) {
+                return new Reservation(0, kib);
+            }
+            return small.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(kib, 0) : null;
         }
         return reading.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(0, kib) : null;
     }
@@ -156,17 +159,32 @@ final class MemoryBudget {
             if (kib > workingKib) {
                 return false;
             }
-            if (kib <= smallCallKib && readingHeld == 0) {
-                int more = kib - smallHeld;
-                if (more <= 0 || small.tryAcquire(more, wait.toNanos(), TimeUnit.NANOSECONDS)) {
-                    smallHeld += Math.max(more, 0);
-                    return true;
-                }
-                return false;
+            if (kib <= smallCallKib) {
+                return workSmall(kib, wait);
             }
-            if (!working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS)) {
-                return false;
+            return working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) && holdWorking(kib);
+        }
+
+        /** A small call works in the small share, or in the working share when it has room now, or waits for the small share. */
+        private boolean workSmall(int kib, Duration wait) throws InterruptedException {
+            int more = kib - smallHeld;
+            if (more <= 0 || small.tryAcquire(more)) {
+                return holdSmall(more);
             }
+            if (working.tryAcquire(kib)) {
+                return holdWorking(kib);
+            }
+            return small.tryAcquire(more, wait.toNanos(), TimeUnit.NANOSECONDS) && holdSmall(more);
+        }
+
+        private boolean holdSmall(int more) {
+            smallHeld += Math.max(more, 0);
+            reading.release(readingHeld);
+            readingHeld = 0;
+            return true;
+        }
+
+        private boolean holdWorking(int kib) {
             workingHeld = kib;
             small.release(smallHeld);
             reading.release(readingHeld);

@@ -103,20 +103,23 @@ class MemoryBudgetTest {
     }
 
     @Test
-    void smallCallsWaitOnlyBehindSmallCallsAndLeaveTheLargeSharesAlone() throws InterruptedException {
+    void smallCallsOverflowIntoTheLargeSharesOnlyWhenTheyHaveRoomAtOnce() throws InterruptedException {
+        long smallShare = (long) (200 * MIB * MemoryBudget.SMALL_SHARE);
         List<MemoryBudget.Reservation> held = new ArrayList<>();
+        MemoryBudget.Reservation large = budget.reserve(budget.largestBody(), Duration.ZERO);
         for (MemoryBudget.Reservation r; (r = budget.reserve(100 * 1024, Duration.ZERO)) != null; ) {
             held.add(r);
         }
-        long smallShare = (long) (200 * MIB * MemoryBudget.SMALL_SHARE);
-        assertEquals(smallShare / (164 * 1024), held.size(), "as many small bodies as the small share holds");
-        assertEquals(200 * MIB - held.size() * 164 * 1024L, budget.available(), "none of them took from the large shares");
-        MemoryBudget.Reservation large = budget.reserve(2 * MIB, Duration.ZERO);
-        assertNotNull(large, "a large body is still read");
+        assertEquals(smallShare / (164 * 1024), held.size(), "with the reading share spent, as many small bodies as the small share holds");
         held.get(0).close();
         assertNotNull(budget.reserve(100 * 1024, Duration.ZERO), "a small call takes the room a small call gave back");
         large.close();
+        assertNotNull(budget.reserve(100 * 1024, Duration.ZERO), "with the small share spent, a small body is read in the reading share");
+        MemoryBudget.Reservation overflowed = budget.reserve(100 * 1024, Duration.ZERO);
+        assertTrue(overflowed.work(300 * 1024, Duration.ZERO), "and works in the working share, which has room");
+        assertEquals(300 * 1024, overflowed.bytes());
         held.forEach(MemoryBudget.Reservation::close);
+        overflowed.close();
     }
 
     @Test
