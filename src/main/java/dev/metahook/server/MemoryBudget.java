@@ -20,8 +20,10 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  * A call that waits for the working share holds only reading bytes, and a call that holds working
  * bytes waits for nothing, so the two never block each other: calls are refused ({@code 503}) when the
- * budget stays spent, never stuck. Calls that cost at most {@link #SMALL_CALL} take both steps from a
- * share of their own ({@link #SMALL_SHARE}) first, so large calls never hold up a small one.
+ * budget stays spent, never stuck. A call with a declared body that costs at most {@link #SMALL_CALL}
+ * (and an eighth of the small share) takes both steps from a share of its own ({@link #SMALL_SHARE}),
+ * or from the large shares when they have room at once, and otherwise waits for its own share behind
+ * other small calls only, so large calls never hold up a small one.
  *
  * <p>The cost model and the measurements behind its constants are in docs/production.md
  * ({@code src/bench/footprint} measures them).

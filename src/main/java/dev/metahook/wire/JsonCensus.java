@@ -10,8 +10,8 @@ import java.util.Map;
  * trees would take in heap: the measure the memory budget charges a call by and the caches weigh what
  * they keep by. The pass only counts (objects, arrays, fields, array items, strings and their bytes,
  * numbers, depth), so it runs on a body before any tree is made of it; the grammar is checked later,
- * by the reader. Strings that start with {@code {} (a last-applied annotation holds an object) are
- * also counted as the JSON texts they hold, whose trees a call may build too.
+ * by the reader. Strings that start with an opening brace (a last-applied annotation holds an object)
+ * are also counted as the JSON texts they hold, whose trees a call may build too.
  *
  * <p>The heap of a tree is the sum of Jackson's node objects on a 64-bit JVM with compressed
  * references (docs/production.md lists each constant and the measurements that check them): an object
@@ -34,7 +34,7 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
     static final int TEXT = 56;
     static final int INTEGER = 16;
     static final int DECIMAL = 104;
-    /** A node of a JSON text held in a string, by the structural bytes that start one ({@code { [ : ,}): a field with its name and value. */
+    /** A node of a JSON text held in a string, per structural byte (brace, bracket, colon, comma): a field with its name and value. */
     static final int EMBEDDED_NODE = 160;
 
     /** Deeper than this a body is refused (400): no Kubernetes object nests near it, and every tree walk would pay for it. */
