@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
  * many small JSON values, cheap in bytes and dear in heap. Each storm asserts what Metacontroller
  * would see: every call answered {@code 200}, {@code 503}, {@code 413} or {@code 400} (never a reset,
  * never an {@code OutOfMemoryError}), the process alive, peak resident memory at most 80% of the
- * limit, and the small calls made every 100 ms while the storm is in flight all answered {@code 200}, in
- * under 1 s (the median: on a shared 2-core machine the slowest one is the collector's and the
- * neighbours', and is printed).
+ * limit, and the small calls made every 100 ms while the storm is in flight all answered {@code 200}: the
+ * median in under 1 s, and the slowest in under 1 s or no slower than the slowest of the same calls in
+ * the 2 s before the storm (on a shared 2-core machine the tail is the neighbours' as much as the
+ * storm's).
  * {@link MemoryStorm} prints the figures of each run.
  */
 class MemoryShapesIT {
@@ -83,6 +84,8 @@ class MemoryShapesIT {
                     + (limit >> 20) + " MiB limit");
             assertTrue(outcome.small().total() > 0 && outcome.small().onlyAnswered(200), "small calls during the storms: " + outcome);
             assertTrue(outcome.small().percentileMillis(0.5) < 1000, "small calls during the storms are answered in under 1 s: " + outcome);
+            assertTrue(outcome.slowestSmallMillis() < 1000 || outcome.slowestSmallMillis() <= outcome.quiet().percentileMillis(1.0),
+                    "the slowest small call during the storms took under 1 s, or no longer than one without a storm: " + outcome);
             try (Socket socket = Scenarios.socket(metahook.port())) {
                 assertEquals(200, Http.exchange(socket, "POST", Scenarios.HOOK, Bodies.small()).status(), "still answers a small call");
             }
