@@ -186,6 +186,22 @@ class LastAppliedBaseTest {
     }
 
     @Test
+    void aChildWhoseTreeOutweighsAnEighthOfTheBudgetIsFittedButNeverKept() {
+        Fits fits = new Fits();
+        ObjectNode desired = service("shop", "web");
+        for (int i = 0; i < 20_000; i++) {
+            desired.with("spec").with("selector").putObject("k" + i);
+        }
+        AtomicInteger fitted = new AtomicInteger();
+        ObservedObject.Bytes bytes = observed().get(0).bytes();
+        fits.of(key(Service.class, service("shop", "web"), "shop"), desired, bytes, countedFit(desired, fitted));
+        fits.of(key(Service.class, service("shop", "web"), "shop"), desired, bytes, countedFit(desired, fitted));
+        assertEquals(2, fitted.get(), "a short text of 20,000 empty objects weighs about 4 MiB as trees: fitted every time");
+        assertEquals(0, fits.size());
+        assertEquals(0, fits.weight());
+    }
+
+    @Test
     void fittedAnswersStayBounded() {
         Fits fits = new Fits();
         ObservedObject.Bytes bytes = observed().get(0).bytes();
