@@ -4,5 +4,8 @@
  * and the related objects it selects, build the request, call the hook, apply the answer with its
  * three-way merge, update strategies, deletions, finalizer and status), and the checkers that drive a
  * hook through a whole life. No HTTP server here; a hook is called over HTTP at any URL or in-process.
+ *
+ * <p><b>Internal</b>: public only for the layers above; not for users to import, and free to change in
+ * any release (docs/writing-controllers.md, "Use metahook as a library"; InternalsTest).
  */
 package dev.metahook.sim;
