@@ -1,6 +1,7 @@
 package dev.metahook.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -59,6 +60,17 @@ class InternalsTest {
                         }
                     }
                 })
+                .check(CLASSES);
+    }
+
+    /**
+     * Logback is the library's default backend, not a requirement: an application on another SLF4J
+     * backend excludes it, and only the configurator Logback itself loads may name its classes.
+     */
+    @Test
+    void onlyTheLogConfigurationKnowsLogback() {
+        noClasses().that().doNotHaveFullyQualifiedName("dev.metahook.LogConfiguration")
+                .should().dependOnClassesThat().resideInAnyPackage("ch.qos.logback..", "net.logstash..")
                 .check(CLASSES);
     }
 
