@@ -4,5 +4,8 @@
  * the same response the same bytes. Kubernetes objects stay Jackson trees here; nothing is converted
  * to a typed model unless a caller asks for it. {@link dev.metahook.wire.JsonCensus} weighs what the trees
  * of a body would take before any is built, for the memory budget and the caches.
+ *
+ * <p><b>Internal</b>: public only for the layers above; not for users to import, and free to change in
+ * any release (docs/writing-controllers.md, "Use metahook as a library"; InternalsTest).
  */
 package dev.metahook.wire;
