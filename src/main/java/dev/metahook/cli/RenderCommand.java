@@ -68,7 +68,7 @@ final class RenderCommand {
     /** The related objects a request carried, as group key to object keys. */
     private static ObjectNode sent(JsonNode related) {
         ObjectNode out = Json.object();
-        related.fields().forEachRemaining(group -> {
+        related.properties().iterator().forEachRemaining(group -> {
             var keys = out.putArray(group.getKey());
             group.getValue().fieldNames().forEachRemaining(keys::add);
         });
@@ -89,7 +89,7 @@ final class RenderCommand {
      */
     static ObjectNode withIdentity(ObjectNode parent, List<ObjectNode> observed) {
         ObjectNode copy = parent.deepCopy();
-        ObjectNode metadata = copy.with("metadata");
+        ObjectNode metadata = copy.withObjectProperty("metadata");
         if (!metadata.hasNonNull("uid")) {
             String uid = observed.stream().flatMap(child -> StreamSupport.stream(
                             child.path("metadata").path("ownerReferences").spliterator(), false))
@@ -110,9 +110,9 @@ final class RenderCommand {
     private static ObjectNode owned(ObjectNode child, ObjectNode parent, ControllerSpec spec) {
         boolean generateSelector = spec.generateSelector();
         ObjectNode copy = child.deepCopy();
-        ObjectNode metadata = copy.with("metadata");
+        ObjectNode metadata = copy.withObjectProperty("metadata");
         if (spec.decorator() && !metadata.path("annotations").has(DecoratorSimulator.DECORATOR_ANNOTATION)) {
-            metadata.with("annotations").put(DecoratorSimulator.DECORATOR_ANNOTATION, spec.name());
+            metadata.withObjectProperty("annotations").put(DecoratorSimulator.DECORATOR_ANNOTATION, spec.name());
         }
         String namespace = parent.path("metadata").path("namespace").asText("");
         if (!metadata.hasNonNull("namespace") && !namespace.isEmpty()) {
@@ -120,7 +120,7 @@ final class RenderCommand {
         }
         String uid = parent.path("metadata").path("uid").asText();
         if (generateSelector && !metadata.path("labels").has("controller-uid")) {
-            metadata.with("labels").put("controller-uid", uid);
+            metadata.withObjectProperty("labels").put("controller-uid", uid);
         }
         if (!metadata.has("ownerReferences")) {
             metadata.putArray("ownerReferences").addObject().put("apiVersion", parent.path("apiVersion").asText())

@@ -319,6 +319,6 @@ public final class AnswerRules {
     }
 
     private static Iterable<Map.Entry<String, JsonNode>> fields(JsonNode node) {
-        return node::fields;
+        return () -> node.properties().iterator();
     }
 }

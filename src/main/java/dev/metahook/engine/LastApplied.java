@@ -52,7 +52,7 @@ final class LastApplied {
 
     private static ObjectNode withoutServerFields(ObjectNode child, String observedNamespace, String parentNamespace) {
         child.remove("status");
-        ObjectNode metadata = child.with("metadata");
+        ObjectNode metadata = child.withObjectProperty("metadata");
         AnswerRules.SERVER_METADATA.forEach(metadata::remove);
         String namespace = observedNamespace == null ? "" : observedNamespace;
         if (!namespace.isEmpty()) {

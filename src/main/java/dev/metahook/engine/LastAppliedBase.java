@@ -247,7 +247,7 @@ final class LastAppliedBase {
 
     private static boolean hasLostNull(JsonNode node, JsonNode typed) {
         if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 JsonNode value = field.getValue();
                 if (value.isNull() ? !typed.has(field.getKey()) : hasLostNull(value, typed.path(field.getKey()))) {
@@ -266,7 +266,7 @@ final class LastAppliedBase {
 
     private static void dropLostNulls(JsonNode node, JsonNode typed, JsonNode observed) {
         if (node instanceof ObjectNode object) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = object.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 String name = field.getKey();
                 JsonNode value = field.getValue();

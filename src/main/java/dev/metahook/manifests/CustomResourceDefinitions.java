@@ -73,7 +73,7 @@ final class CustomResourceDefinitions {
         }
         ObjectNode copy = names.deepCopy();
         names.removeAll();
-        copy.fields().forEachRemaining(field -> {
+        copy.properties().iterator().forEachRemaining(field -> {
             names.set(field.getKey(), field.getValue());
             if (field.getKey().equals("kind")) {
                 names.put("listKind", field.getValue().asText() + "List");
@@ -87,7 +87,7 @@ final class CustomResourceDefinitions {
         if (status instanceof ObjectNode statusSchema && !status.at("/properties/observedGeneration").isObject()) {
             ObjectNode properties = statusSchema.get("properties") instanceof ObjectNode existing ? existing : statusSchema.putObject("properties");
             Map<String, JsonNode> rest = new TreeMap<>();
-            properties.fields().forEachRemaining(field -> rest.put(field.getKey(), field.getValue()));
+            properties.properties().iterator().forEachRemaining(field -> rest.put(field.getKey(), field.getValue()));
             properties.removeAll();
             properties.putObject("observedGeneration").put("type", "integer").put("format", "int64");
             properties.setAll(rest);

@@ -56,7 +56,7 @@ final class SchemaDetails {
         if (raw == null || raw.getName().startsWith("java.")) {
             return;
         }
-        Iterator<Map.Entry<String, JsonNode>> properties = node.path("properties").fields();
+        Iterator<Map.Entry<String, JsonNode>> properties = node.path("properties").properties().iterator();
         while (properties.hasNext()) {
             Map.Entry<String, JsonNode> property = properties.next();
             Field field = field(raw, property.getKey());

@@ -43,10 +43,10 @@ final class ApiServerDefaults {
         workload(spec);
         putIfAbsent(spec, "progressDeadlineSeconds", 600);
         putIfAbsent(spec, "revisionHistoryLimit", 10);
-        ObjectNode strategy = spec.with("strategy");
+        ObjectNode strategy = spec.withObjectProperty("strategy");
         putIfAbsent(strategy, "type", "RollingUpdate");
         if ("RollingUpdate".equals(strategy.path("type").asText())) {
-            ObjectNode rolling = strategy.with("rollingUpdate");
+            ObjectNode rolling = strategy.withObjectProperty("rollingUpdate");
             putIfAbsent(rolling, "maxSurge", "25%");
             putIfAbsent(rolling, "maxUnavailable", "25%");
         }
@@ -59,16 +59,16 @@ final class ApiServerDefaults {
         workload(spec);
         putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
         putIfAbsent(spec, "revisionHistoryLimit", 10);
-        ObjectNode strategy = spec.with("updateStrategy");
+        ObjectNode strategy = spec.withObjectProperty("updateStrategy");
         putIfAbsent(strategy, "type", "RollingUpdate");
         if ("RollingUpdate".equals(strategy.path("type").asText())) {
-            putIfAbsent(strategy.with("rollingUpdate"), "partition", 0);
+            putIfAbsent(strategy.withObjectProperty("rollingUpdate"), "partition", 0);
         }
         for (JsonNode claim : spec.path("volumeClaimTemplates")) {
             if (claim instanceof ObjectNode template) {
                 embeddedMetadata(template);
-                putIfAbsent(template.with("spec"), "volumeMode", "Filesystem");
-                putIfAbsent(template.with("status"), "phase", "Pending");
+                putIfAbsent(template.withObjectProperty("spec"), "volumeMode", "Filesystem");
+                putIfAbsent(template.withObjectProperty("status"), "phase", "Pending");
             }
         }
     }
@@ -91,7 +91,7 @@ final class ApiServerDefaults {
         putIfAbsent(spec, "parallelism", 1);
         if (uid != null && !spec.has("selector") && spec.get("template") instanceof ObjectNode template) {
             spec.putObject("selector").putObject("matchLabels").put("controller-uid", uid);
-            template.with("metadata").with("labels").put("controller-uid", uid).put("job-name", name);
+            template.withObjectProperty("metadata").withObjectProperty("labels").put("controller-uid", uid).put("job-name", name);
         }
         podTemplate(spec.get("template"));
     }
@@ -115,7 +115,7 @@ final class ApiServerDefaults {
 
     /** Go writes the zero time of an embedded ObjectMeta as null, and the metadata object even when empty. */
     private static void embeddedMetadata(ObjectNode holder) {
-        ObjectNode metadata = holder.with("metadata");
+        ObjectNode metadata = holder.withObjectProperty("metadata");
         if (!metadata.has("creationTimestamp")) {
             metadata.putNull("creationTimestamp");
         }

@@ -58,10 +58,10 @@ final class Apply {
      */
     static ObjectNode merged(ObjectNode observed, ObjectNode desired) {
         ObjectNode withAnnotation = desired.deepCopy();
-        map(withAnnotation.with("metadata"), "annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
+        map(withAnnotation.withObjectProperty("metadata"), "annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
         ObjectNode merged = (ObjectNode) ThreeWayMerge.merge(observed,
                 LastAppliedConfiguration.of(observed).orElseGet(Json::object), withAnnotation);
-        ObjectNode metadata = merged.with("metadata");
+        ObjectNode metadata = merged.withObjectProperty("metadata");
         for (String field : SYSTEM_METADATA) {
             revert(observed.path("metadata"), metadata, field);
         }
@@ -74,9 +74,9 @@ final class Apply {
             return;
         }
         ObjectNode child = desired.deepCopy();
-        map(child.with("metadata"), "annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
+        map(child.withObjectProperty("metadata"), "annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(desired));
         JsonNode ownerMetadata = owner.path("metadata");
-        child.with("metadata").withArray("ownerReferences").addObject()
+        child.withObjectProperty("metadata").withArray("ownerReferences").addObject()
                 .put("apiVersion", owner.path("apiVersion").asText()).put("kind", owner.path("kind").asText())
                 .put("name", ownerMetadata.path("name").asText()).put("uid", ownerMetadata.path("uid").asText())
                 .put("controller", true).put("blockOwnerDeletion", true);

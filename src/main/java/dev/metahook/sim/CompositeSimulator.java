@@ -325,13 +325,13 @@ public final class CompositeSimulator implements Simulator {
         for (JsonNode child : children) {
             ObjectNode copy = child.deepCopy();
             kinds.learn(copy);
-            ObjectNode metadata = copy.with("metadata");
+            ObjectNode metadata = copy.withObjectProperty("metadata");
             if (!metadata.hasNonNull("namespace") && !namespace.isEmpty()) {
                 metadata.put("namespace", namespace);
             }
             boolean labelsReadable = !metadata.has("labels") || metadata.get("labels").isObject();
             if (spec.generateSelector() && labelsReadable && !metadata.path("labels").has("controller-uid")) {
-                metadata.with("labels").put("controller-uid", parent.path("metadata").path("uid").asText());
+                metadata.withObjectProperty("labels").put("controller-uid", parent.path("metadata").path("uid").asText());
             }
             desired.add(copy);
         }

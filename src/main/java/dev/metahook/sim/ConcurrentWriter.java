@@ -53,7 +53,7 @@ public final class ConcurrentWriter implements HookClient {
         ObjectRef ref = ObjectRef.of(child);
         store.get(ref).filter(stored -> !stored.path("metadata").hasNonNull("deletionTimestamp")).ifPresent(stored -> {
             ObjectNode changed = stored.deepCopy();
-            changed.with("metadata").with("annotations").put(ANNOTATION, Integer.toString(written.size() + 1));
+            changed.withObjectProperty("metadata").withObjectProperty("annotations").put(ANNOTATION, Integer.toString(written.size() + 1));
             store.update(changed);
             written.add(ref);
         });

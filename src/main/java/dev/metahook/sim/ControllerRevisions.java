@@ -125,7 +125,7 @@ final class ControllerRevisions {
                 ObjectNode at = patch;
                 String[] parts = path.split("\\.");
                 for (int i = 0; i < parts.length - 1; i++) {
-                    at = at.with(parts[i]);
+                    at = at.withObjectProperty(parts[i]);
                 }
                 at.set(parts[parts.length - 1], value.deepCopy());
             }
@@ -145,7 +145,7 @@ final class ControllerRevisions {
                 String[] parts = path.split("\\.");
                 ObjectNode at = copy;
                 for (int i = 0; i < parts.length - 1; i++) {
-                    at = at.with(parts[i]);
+                    at = at.withObjectProperty(parts[i]);
                 }
                 at.set(parts[parts.length - 1], value.deepCopy());
             }
@@ -177,7 +177,7 @@ final class ControllerRevisions {
         if (spec.generateSelector()) {
             labels.put("controller-uid", metadata.path("uid").asText());
         } else {
-            parent.path("spec").path("template").path("metadata").path("labels").fields()
+            parent.path("spec").path("template").path("metadata").path("labels").properties().iterator()
                     .forEachRemaining(label -> labels.put(label.getKey(), label.getValue().asText()));
         }
         labels.put("metacontroller.k8s.io/apiGroup", group(parent.path("apiVersion").asText()));
@@ -248,7 +248,7 @@ final class ControllerRevisions {
     private static void write(JsonNode node, StringBuilder out) {
         if (node.isObject()) {
             Map<String, JsonNode> sorted = new TreeMap<>((a, b) -> compareUtf8(a, b));
-            node.fields().forEachRemaining(field -> sorted.put(field.getKey(), field.getValue()));
+            node.properties().iterator().forEachRemaining(field -> sorted.put(field.getKey(), field.getValue()));
             out.append('{');
             boolean first = true;
             for (Map.Entry<String, JsonNode> field : sorted.entrySet()) {

@@ -41,7 +41,7 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean decorator
                     child.path("updateStrategy").path("method").asText("OnDelete")));
         }
         Map<String, HookConfig> hooks = new LinkedHashMap<>();
-        spec.path("hooks").fields().forEachRemaining(hook -> hooks.put(hook.getKey(), hookConfig(hook.getValue(), manifest, hook.getKey())));
+        spec.path("hooks").properties().iterator().forEachRemaining(hook -> hooks.put(hook.getKey(), hookConfig(hook.getValue(), manifest, hook.getKey())));
         if (!hooks.containsKey("sync")) {
             throw new IllegalArgumentException("spec.hooks.sync is required");
         }

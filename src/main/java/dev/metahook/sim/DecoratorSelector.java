@@ -132,7 +132,7 @@ final class DecoratorSelector {
         if (copy.path("metadata").path(field) instanceof ObjectNode map) {
             map.remove(key);
             if (map.isEmpty()) {
-                copy.with("metadata").remove(field);
+                copy.withObjectProperty("metadata").remove(field);
             }
         }
         return copy;
@@ -140,7 +140,7 @@ final class DecoratorSelector {
 
     private static ObjectNode with(JsonNode object, String field, String key, String value) {
         ObjectNode copy = object.deepCopy();
-        ObjectNode metadata = copy.with("metadata");
+        ObjectNode metadata = copy.withObjectProperty("metadata");
         if (!metadata.path(field).isObject()) {
             metadata.putObject(field);
         }

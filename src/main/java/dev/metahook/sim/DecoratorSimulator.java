@@ -135,10 +135,10 @@ public final class DecoratorSimulator implements Simulator {
         for (JsonNode attachment : answered) {
             ObjectNode copy = attachment.deepCopy();
             kinds.learn(copy);
-            if (!copy.with("metadata").hasNonNull("namespace") && !namespace.isEmpty()) {
-                copy.with("metadata").put("namespace", namespace);
+            if (!copy.withObjectProperty("metadata").hasNonNull("namespace") && !namespace.isEmpty()) {
+                copy.withObjectProperty("metadata").put("namespace", namespace);
             }
-            Apply.map(copy.with("metadata"), "annotations").put(DECORATOR_ANNOTATION, spec.name());
+            Apply.map(copy.withObjectProperty("metadata"), "annotations").put(DECORATOR_ANNOTATION, spec.name());
             desired.add(copy);
         }
         return desired;
@@ -147,8 +147,8 @@ public final class DecoratorSimulator implements Simulator {
     /** The target as Metacontroller writes it for an answer: labels and annotations merged, status replaced when answered. */
     public static ObjectNode decorated(ObjectNode target, JsonNode response) {
         ObjectNode updated = target.deepCopy();
-        mergeMap(updated.with("metadata"), "labels", response.path("labels"));
-        mergeMap(updated.with("metadata"), "annotations", response.path("annotations"));
+        mergeMap(updated.withObjectProperty("metadata"), "labels", response.path("labels"));
+        mergeMap(updated.withObjectProperty("metadata"), "annotations", response.path("annotations"));
         if (response.hasNonNull("status")) {
             updated.set("status", response.get("status").deepCopy());
         }
@@ -198,8 +198,8 @@ public final class DecoratorSimulator implements Simulator {
         if (!changes.isObject() || changes.isEmpty()) {
             return;
         }
-        ObjectNode map = metadata.with(field);
-        changes.fields().forEachRemaining(change -> {
+        ObjectNode map = metadata.withObjectProperty(field);
+        changes.properties().iterator().forEachRemaining(change -> {
             if (change.getValue().isNull()) {
                 map.remove(change.getKey());
             } else {

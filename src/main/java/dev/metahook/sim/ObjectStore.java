@@ -54,7 +54,7 @@ public final class ObjectStore implements Cluster {
             throw new IllegalStateException(ref + " already exists");
         }
         ObjectNode stored = (ObjectNode) stored(object);
-        ObjectNode metadata = stored.with("metadata");
+        ObjectNode metadata = stored.withObjectProperty("metadata");
         if (!metadata.hasNonNull("uid")) {
             metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + ref).getBytes(StandardCharsets.UTF_8)).toString());
         }
@@ -89,7 +89,7 @@ public final class ObjectStore implements Cluster {
             throw new Conflict(ref);
         }
         ObjectNode updated = (ObjectNode) stored(object);
-        ObjectNode metadata = updated.with("metadata");
+        ObjectNode metadata = updated.withObjectProperty("metadata");
         for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "generation")) {
             copyField(existing.path("metadata"), metadata, field);
         }
@@ -116,7 +116,7 @@ public final class ObjectStore implements Cluster {
             return;
         }
         existing.set("status", stored);
-        existing.with("metadata").put("resourceVersion", Long.toString(++resourceVersion));
+        existing.withObjectProperty("metadata").put("resourceVersion", Long.toString(++resourceVersion));
         writes++;
     }
 
@@ -129,8 +129,8 @@ public final class ObjectStore implements Cluster {
         }
         if (existing.path("metadata").path("finalizers").size() > 0) {
             if (!existing.path("metadata").hasNonNull("deletionTimestamp")) {
-                existing.with("metadata").put("deletionTimestamp", now()).put("deletionGracePeriodSeconds", 0);
-                existing.with("metadata").put("resourceVersion", Long.toString(++resourceVersion));
+                existing.withObjectProperty("metadata").put("deletionTimestamp", now()).put("deletionGracePeriodSeconds", 0);
+                existing.withObjectProperty("metadata").put("resourceVersion", Long.toString(++resourceVersion));
                 writes++;
             }
             return;
@@ -143,7 +143,7 @@ public final class ObjectStore implements Cluster {
     @Override
     public void addFinalizer(ObjectRef ref, String finalizer) {
         ObjectNode existing = require(ref);
-        ArrayNode finalizers = existing.with("metadata").withArray("finalizers");
+        ArrayNode finalizers = existing.withObjectProperty("metadata").withArray("finalizers");
         for (JsonNode present : finalizers) {
             if (present.asText().equals(finalizer)) {
                 return;
@@ -160,7 +160,7 @@ public final class ObjectStore implements Cluster {
         if (existing == null) {
             return;
         }
-        ArrayNode finalizers = existing.with("metadata").withArray("finalizers");
+        ArrayNode finalizers = existing.withObjectProperty("metadata").withArray("finalizers");
         for (int i = finalizers.size() - 1; i >= 0; i--) {
             if (finalizers.get(i).asText().equals(finalizer)) {
                 finalizers.remove(i);
@@ -168,7 +168,7 @@ public final class ObjectStore implements Cluster {
             }
         }
         if (finalizers.isEmpty()) {
-            existing.with("metadata").remove("finalizers");
+            existing.withObjectProperty("metadata").remove("finalizers");
             if (existing.path("metadata").hasNonNull("deletionTimestamp")) {
                 delete(ref);
             }

@@ -43,7 +43,7 @@ public final class ThreeWayMerge {
                 }
             });
         }
-        desired.fields().forEachRemaining(field -> result.set(field.getKey(),
+        desired.properties().iterator().forEachRemaining(field -> result.set(field.getKey(),
                 merge(observed.get(field.getKey()), lastApplied == null ? null : lastApplied.get(field.getKey()), field.getValue())));
         return result;
     }

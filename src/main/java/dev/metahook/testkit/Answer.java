@@ -138,7 +138,7 @@ public final class Answer {
 
     private static Map<String, String> strings(JsonNode object) {
         Map<String, String> map = new LinkedHashMap<>();
-        object.fields().forEachRemaining(field -> map.put(field.getKey(), field.getValue().isNull() ? null : field.getValue().asText()));
+        object.properties().iterator().forEachRemaining(field -> map.put(field.getKey(), field.getValue().isNull() ? null : field.getValue().asText()));
         return Collections.unmodifiableMap(map);
     }
 

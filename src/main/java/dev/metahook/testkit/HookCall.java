@@ -101,7 +101,7 @@ public final class HookCall {
     /** The parent as the API server stores it, with Metacontroller's finalizer when the controller has a finalize hook. */
     private ObjectNode stored(HasMetadata typed) {
         ObjectNode tree = withServerFields(tree(typed));
-        ObjectNode metadata = tree.with("metadata");
+        ObjectNode metadata = tree.withObjectProperty("metadata");
         if (tester.registration().hooks().contains(Hook.FINALIZE)) {
             String prefix = tester.registration().kind() == Kind.COMPOSITE ? COMPOSITE_FINALIZER : DECORATOR_FINALIZER;
             String finalizer = prefix + tester.manifest().path("metadata").path("name").asText();
@@ -122,7 +122,7 @@ public final class HookCall {
      */
     private ObjectNode owned(HasMetadata child) {
         ObjectNode observed = tree(child);
-        ObjectNode metadata = observed.with("metadata");
+        ObjectNode metadata = observed.withObjectProperty("metadata");
         String parentNamespace = namespace();
         if (!parentNamespace.isEmpty() && !metadata.hasNonNull("namespace")) {
             metadata.put("namespace", parentNamespace);
@@ -131,10 +131,10 @@ public final class HookCall {
         boolean composite = tester.registration().kind() == Kind.COMPOSITE;
         if (composite && tester.manifest().path("spec").path("generateSelector").asBoolean(false)
                 && !metadata.path("labels").has("controller-uid")) {
-            metadata.with("labels").put("controller-uid", parentUid);
+            metadata.withObjectProperty("labels").put("controller-uid", parentUid);
         }
         if (!metadata.path("annotations").has(LastAppliedConfiguration.ANNOTATION)) {
-            metadata.with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied(observed)));
+            metadata.withObjectProperty("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied(observed)));
         }
         if (composite && !metadata.has("ownerReferences")) {
             metadata.putArray("ownerReferences").addObject()
@@ -149,7 +149,7 @@ public final class HookCall {
     private static ObjectNode applied(ObjectNode observed) {
         ObjectNode applied = observed.deepCopy();
         applied.remove("status");
-        ObjectNode metadata = applied.with("metadata");
+        ObjectNode metadata = applied.withObjectProperty("metadata");
         AnswerRules.SERVER_METADATA.forEach(metadata::remove);
         if (metadata.path("annotations") instanceof ObjectNode annotations) {
             annotations.remove(LastAppliedConfiguration.ANNOTATION);
@@ -162,7 +162,7 @@ public final class HookCall {
 
     /** What the API server adds on create, where it is missing: uid, resourceVersion, generation, creationTimestamp. */
     private ObjectNode withServerFields(ObjectNode object) {
-        ObjectNode metadata = object.with("metadata");
+        ObjectNode metadata = object.withObjectProperty("metadata");
         if (!metadata.hasNonNull("uid")) {
             String identity = object.path("kind").asText() + "/" + metadata.path("namespace").asText("") + "/"
                     + metadata.path("name").asText();

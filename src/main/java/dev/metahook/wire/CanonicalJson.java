@@ -64,7 +64,7 @@ public final class CanonicalJson {
 
     private static void writeObject(JsonGenerator out, JsonNode node) throws IOException {
         List<Map.Entry<String, JsonNode>> fields = new ArrayList<>(node.size());
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
             fields.add(it.next());
         }
         fields.sort(FIELD_ORDER);

@@ -90,7 +90,7 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
             JsonNode node = pending.pop();
             if (node.isObject()) {
                 sum += OBJECT + (node.isEmpty() ? 0 : TABLE);
-                for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> field = it.next();
                     sum += FIELD + STRING + field.getKey().length();
                     pending.push(field.getValue());

@@ -15,7 +15,7 @@ public final class LabelSelectors {
     }
 
     public static boolean matches(JsonNode selector, JsonNode labels) {
-        var required = selector.path("matchLabels").fields();
+        var required = selector.path("matchLabels").properties().iterator();
         while (required.hasNext()) {
             var label = required.next();
             if (!label.getValue().asText().equals(labels.path(label.getKey()).asText(null))) {

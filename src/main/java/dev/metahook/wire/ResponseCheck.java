@@ -148,7 +148,7 @@ public final class ResponseCheck {
             problems.add(pointer + ": expected an object of strings, got " + Shapes.describe(map));
             return;
         }
-        map.fields().forEachRemaining(e -> {
+        map.properties().iterator().forEachRemaining(e -> {
             if (!e.getValue().isTextual() && !e.getValue().isNull()) {
                 problems.add(pointer + "/" + Shapes.escape(e.getKey()) + ": expected a string, got " + Shapes.describe(e.getValue()));
             }

@@ -116,7 +116,7 @@ class CheckCommandTest {
         AtomicInteger calls = new AtomicInteger();
         reports(check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
-            answer.with("status").put("lastSync", "call-" + calls.incrementAndGet());
+            answer.withObjectProperty("status").put("lastSync", "call-" + calls.incrementAndGet());
             return ScriptedHook.Answer.ok(answer);
         }), "non-deterministic", "hot-loop");
     }
@@ -126,7 +126,7 @@ class CheckCommandTest {
         AtomicInteger calls = new AtomicInteger();
         reports(check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
-            answer.with("status").put("syncs", calls.incrementAndGet());
+            answer.withObjectProperty("status").put("syncs", calls.incrementAndGet());
             return ScriptedHook.Answer.ok(answer);
         }), "hot-loop", "non-deterministic");
     }
@@ -135,7 +135,7 @@ class CheckCommandTest {
     void reportsAnAnswerThatDependsOnKeyOrder() throws Exception {
         reports(check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
-            answer.with("status").put("firstField", request.fieldNames().next());
+            answer.withObjectProperty("status").put("firstField", request.fieldNames().next());
             return ScriptedHook.Answer.ok(answer);
         }), "non-deterministic");
     }
@@ -280,7 +280,7 @@ class CheckCommandTest {
             }
             claimMetadata.put("name", "data");
             claim.putObject("spec").put("volumeMode", "Filesystem").putArray("accessModes").add("ReadWriteOnce");
-            claim.with("spec").putObject("resources").putObject("requests").put("storage", "1Gi");
+            claim.withObjectProperty("spec").putObject("resources").putObject("requests").put("storage", "1Gi");
             claim.putObject("status").put("phase", "Pending");
             boolean backedUp = request.at("/children/ConfigMap.v1/hello-backup").isObject();
             if (drained) {
@@ -354,7 +354,7 @@ class CheckCommandTest {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
             if (!request.path("finalizing").asBoolean()) {
                 ObjectNode second = answer.withArray("children").get(0).deepCopy();
-                second.with("metadata").put("name", request.at("/parent/metadata/name").asText() + "-b");
+                second.withObjectProperty("metadata").put("name", request.at("/parent/metadata/name").asText() + "-b");
                 if (calls.incrementAndGet() % 2 == 0) {
                     answer.withArray("children").add(second);
                 } else {

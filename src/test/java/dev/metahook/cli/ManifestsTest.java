@@ -344,7 +344,7 @@ class ManifestsTest {
         assertEquals("http", service.getSpec().getPorts().get(0).getTargetPort().getStrVal());
         for (JsonNode controller : ofKind(rendered, "CompositeController")) {
             String name = controller.at("/metadata/name").asText();
-            controller.at("/spec/hooks").fields().forEachRemaining(hook -> assertTrue(
+            controller.at("/spec/hooks").properties().iterator().forEachRemaining(hook -> assertTrue(
                     hook.getValue().at("/webhook/url").asText().startsWith("https://metahook.metahook-system/"), name + " " + hook.getKey()));
             assertEquals("metahook-tls", controller.at("/spec/endpointConfigs/0/caBundle/secretRef/name").asText(), name);
             assertEquals("Bearer", controller.at("/spec/endpointConfigs/0/authorization/type").asText(), name + " keeps the token");

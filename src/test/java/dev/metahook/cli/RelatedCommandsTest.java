@@ -192,7 +192,7 @@ class RelatedCommandsTest {
             if (request.has("children")) {
                 List<String> order = new ArrayList<>();
                 request.at("/related/Namespace.v1").fieldNames().forEachRemaining(order::add);
-                answer.with("status").put("first", order.isEmpty() ? "" : order.get(0));
+                answer.withObjectProperty("status").put("first", order.isEmpty() ? "" : order.get(0));
             }
             return answer;
         }, true, "--parent", EXAMPLES + "propagation.yaml", "--related", EXAMPLES + "related.yaml", "--passes", "8"),

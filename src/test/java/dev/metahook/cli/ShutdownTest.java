@@ -83,7 +83,7 @@ class ShutdownTest {
     private static byte[] padded(byte[] request) throws Exception {
         var tree = (ObjectNode) Json.parse(request);
         byte[] compact = CanonicalJson.bytes(tree);
-        ((ObjectNode) tree.at("/parent/metadata")).with("annotations")
+        ((ObjectNode) tree.at("/parent/metadata")).withObjectProperty("annotations")
                 .put("shutdown-test/padding", "x".repeat(BODY_SIZE - compact.length - 64));
         return CanonicalJson.bytes(tree);
     }

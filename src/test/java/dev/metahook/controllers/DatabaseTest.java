@@ -43,7 +43,7 @@ class DatabaseTest {
     }
 
     private static ObjectNode deleting(ObjectNode database) {
-        database.with("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
+        database.withObjectProperty("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
         return database;
     }
 
@@ -120,10 +120,10 @@ class DatabaseTest {
         String first = firstPassword(database());
         assertEquals(first, firstPassword(database()));
         ObjectNode elsewhere = database();
-        elsewhere.with("metadata").put("namespace", "billing");
+        elsewhere.withObjectProperty("metadata").put("namespace", "billing");
         assertNotEquals(first, firstPassword(elsewhere));
         ObjectNode renamed = database();
-        renamed.with("metadata").put("name", "invoices");
+        renamed.withObjectProperty("metadata").put("name", "invoices");
         assertNotEquals(first, firstPassword(renamed));
         assertNotEquals(firstPassword(elsewhere), firstPassword(renamed));
     }
@@ -135,7 +135,7 @@ class DatabaseTest {
         List<ObjectNode> observed = running(before, READY);
         String initialised = decoded(find(observed, "Secret", "orders-credentials"), "password");
         ObjectNode recreated = database();
-        recreated.with("metadata").put("uid", "00000000-1111-4222-8333-444444444444").put("creationTimestamp", "2026-11-29T17:00:00Z");
+        recreated.withObjectProperty("metadata").put("uid", "00000000-1111-4222-8333-444444444444").put("creationTimestamp", "2026-11-29T17:00:00Z");
         assertNotEquals(before.at("/metadata/uid"), recreated.at("/metadata/uid"));
         JsonNode secret = child(sync(recreated, List.of()), "Secret", "orders-credentials");
         assertEquals(initialised, decoded(secret, "password"));
@@ -146,7 +146,7 @@ class DatabaseTest {
         ObjectNode database = database();
         List<ObjectNode> observed = running(database, "{}");
         ObjectNode secret = find(observed, "Secret", "orders-credentials");
-        secret.with("data").put("password", Base64.getEncoder().encodeToString("set-by-someone-else".getBytes()));
+        secret.withObjectProperty("data").put("password", Base64.getEncoder().encodeToString("set-by-someone-else".getBytes()));
         JsonNode response = sync(database, observed);
         assertEquals(secret.get("data"), child(response, "Secret", "orders-credentials").get("data"));
     }
@@ -155,7 +155,7 @@ class DatabaseTest {
     void refusesTheSecretUnderAnotherKeyRatherThanDerivingANewPassword() {
         ObjectNode database = database();
         ObjectNode request = request(database, running(database, "{}"), false);
-        ObjectNode secrets = request.with("children").with("Secret.v1");
+        ObjectNode secrets = request.withObjectProperty("children").withObjectProperty("Secret.v1");
         secrets.set("other", secrets.remove("orders-credentials"));
         server.post("/database/sync", Requests.bytes(request))
                 .statusCode(400)
@@ -225,7 +225,7 @@ class DatabaseTest {
     void isNotReadyWhileTheStatefulSetHasNotSeenItsGeneration() {
         ObjectNode database = database();
         List<ObjectNode> observed = running(database, READY);
-        find(observed, "StatefulSet", "orders").with("metadata").put("generation", 2);
+        find(observed, "StatefulSet", "orders").withObjectProperty("metadata").put("generation", 2);
         assertEquals("Provisioning", sync(database, observed).at("/status/phase").asText());
     }
 
@@ -233,7 +233,7 @@ class DatabaseTest {
     void failsAndKeepsChildrenWhenStorageChanges() {
         ObjectNode database = database();
         List<ObjectNode> observed = running(database, READY);
-        database.with("spec").put("storage", "2Gi");
+        database.withObjectProperty("spec").put("storage", "2Gi");
         JsonNode response = sync(database, observed);
         assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
         assertEquals("Failed", response.at("/status/phase").asText());
@@ -248,7 +248,7 @@ class DatabaseTest {
     void aStorageNoVolumeCanHaveIsAnInvalidSpecThatKeepsChildren(String storage) {
         ObjectNode database = database();
         List<ObjectNode> observed = running(database, READY);
-        database.with("spec").put("storage", storage);
+        database.withObjectProperty("spec").put("storage", storage);
         JsonNode response = sync(database, observed);
         assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
         assertEquals("spec.storage: " + storage + " is no size a volume can have: it must be more than 0 and at most 8Ei",
@@ -262,7 +262,7 @@ class DatabaseTest {
     @ValueSource(strings = {"my.app", "a23456789012345678901234567890123456789012345678901"})
     void aNameThatMakesAChildNameTheApiServerRefusesStallsWithInvalidSpec(String name) {
         ObjectNode database = database();
-        database.with("metadata").put("name", name);
+        database.withObjectProperty("metadata").put("name", name);
         JsonNode response = sync(database, List.of());
         assertEquals("Ready=False/InvalidSpec Reconciling=False/InvalidSpec Stalled=True/InvalidSpec", conditions(response));
         assertEquals("Failed", response.at("/status/phase").asText());
@@ -270,7 +270,7 @@ class DatabaseTest {
                 response.toString());
         assertTrue(response.at("/status/conditions/2/message").asText().endsWith("recreate the Database under such a name of at most 50 characters"));
         assertEquals(0, response.get("children").size());
-        database.with("metadata").put("name", "d".repeat(50));
+        database.withObjectProperty("metadata").put("name", "d".repeat(50));
         assertEquals("Pending", sync(database, List.of()).at("/status/phase").asText(), "50 characters are fine");
     }
 
@@ -278,19 +278,19 @@ class DatabaseTest {
     void acceptsTheSameStorageWrittenInOtherUnits() {
         ObjectNode database = database();
         List<ObjectNode> observed = running(database, READY);
-        database.with("spec").put("storage", "1024Mi");
+        database.withObjectProperty("spec").put("storage", "1024Mi");
         assertEquals("Ready", sync(database, observed).at("/status/phase").asText());
     }
 
     @Test
     void refusesAMajorVersionChangeAndRollsOutAMinorOne() {
         ObjectNode database = database();
-        database.with("spec").put("version", "16.2");
+        database.withObjectProperty("spec").put("version", "16.2");
         List<ObjectNode> observed = running(database, READY);
-        database.with("spec").put("version", "17");
+        database.withObjectProperty("spec").put("version", "17");
         assertEquals("spec.version: 16 to 17 is a major upgrade, which needs a dump and restore; set it back to 16.2",
                 sync(database, observed).at("/status/conditions/2/message").asText());
-        database.with("spec").put("version", "16.4");
+        database.withObjectProperty("spec").put("version", "16.4");
         JsonNode response = sync(database, observed);
         assertEquals("postgres:16.4", child(response, "StatefulSet", "orders").at("/spec/template/spec/containers/0/image").asText());
     }
@@ -298,10 +298,10 @@ class DatabaseTest {
     @Test
     void failsOnAVersionThatIsNotOneOrATypeError() {
         ObjectNode database = database();
-        database.with("spec").put("version", "latest");
+        database.withObjectProperty("spec").put("version", "latest");
         assertEquals("spec.version: must be a PostgreSQL version such as 16 or 16.4, got \"latest\"",
                 sync(database, List.of()).at("/status/conditions/2/message").asText());
-        database.with("spec").put("version", 16);
+        database.withObjectProperty("spec").put("version", 16);
         JsonNode response = sync(database, List.of());
         assertEquals("spec.version: must be a string, got 16", response.at("/status/conditions/2/message").asText());
         assertEquals("Failed", response.at("/status/phase").asText());
@@ -321,7 +321,7 @@ class DatabaseTest {
     void finalizesAtOnceWithDeletionPolicyDelete() {
         ObjectNode database = deleting(database());
         List<ObjectNode> observed = running(database, READY);
-        database.with("spec").put("deletionPolicy", "Delete");
+        database.withObjectProperty("spec").put("deletionPolicy", "Delete");
         JsonNode response = finalize(database, observed);
         assertTrue(response.get("finalized").booleanValue());
         assertEquals("Ready=False/Deleting Reconciling=False/Deleted Stalled=False/Deleted", conditions(response));
@@ -468,7 +468,7 @@ class DatabaseTest {
     void honoursDeletionPolicyDeleteAfterAFailedBackup() {
         ObjectNode database = deleting(database());
         List<ObjectNode> observed = withBackupJob(database, "{'failed':3,'conditions':[{'type':'Failed','status':'True'}]}");
-        database.with("spec").put("deletionPolicy", "Delete");
+        database.withObjectProperty("spec").put("deletionPolicy", "Delete");
         assertTrue(finalize(database, observed).get("finalized").booleanValue());
     }
 
@@ -484,13 +484,13 @@ class DatabaseTest {
     void anInvalidSpecNeitherBlocksNorAltersTeardown() {
         ObjectNode database = deleting(database());
         List<ObjectNode> observed = running(database, READY);
-        database.with("spec").put("storage", "5Gi").put("version", "17").put("deletionPolicy", "Keep");
+        database.withObjectProperty("spec").put("storage", "5Gi").put("version", "17").put("deletionPolicy", "Keep");
         JsonNode response = finalize(database, observed);
         assertEquals("Ready=False/Deleting Reconciling=True/Draining Stalled=False/Deleting", conditions(response));
         JsonNode statefulSet = child(response, "StatefulSet", "orders");
         assertEquals("1Gi", statefulSet.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText());
         assertEquals("postgres:16", statefulSet.at("/spec/template/spec/containers/0/image").asText());
-        database.with("spec").put("storage", 5);
+        database.withObjectProperty("spec").put("storage", 5);
         assertEquals("Ready=False/Deleting Reconciling=True/Draining Stalled=False/Deleting", conditions(finalize(database, observed)));
     }
 

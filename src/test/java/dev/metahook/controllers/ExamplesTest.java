@@ -107,7 +107,7 @@ class ExamplesTest {
         examples.put("database-sync", StoredObjects.request(controller, database, running, false));
 
         ObjectNode deleting = database.deepCopy();
-        deleting.with("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
+        deleting.withObjectProperty("metadata").put("deletionTimestamp", "2026-11-29T16:30:00Z").put("deletionGracePeriodSeconds", 0);
         examples.put("database-finalize-drain", StoredObjects.request(controller, deleting, running, true));
         List<ObjectNode> drained = observeAll(call(server, "/database/finalize", StoredObjects.request(controller, deleting, running, true)),
                 deleting, "{'observedGeneration':2,'replicas':0}");

@@ -50,7 +50,7 @@ class WebAppTest {
         if (value == null) {
             tree.remove("spec");
         } else {
-            tree.with("spec").set(field, Json.tree(value));
+            tree.withObjectProperty("spec").set(field, Json.tree(value));
         }
         return convert(tree, GenericKubernetesResource.class);
     }
@@ -277,7 +277,7 @@ class WebAppTest {
     /** What Metacontroller applied (and the kit wrote into the annotation): the desired child with the controller-uid label. */
     private static JsonNode applied(HasMetadata observed) {
         ObjectNode applied = (ObjectNode) desired(observed);
-        ((ObjectNode) applied.with("metadata").with("labels")).put("controller-uid", UID);
+        applied.withObjectProperty("metadata").withObjectProperty("labels").put("controller-uid", UID);
         return applied;
     }
 }

@@ -93,7 +93,7 @@ final class ApiServerCluster implements Cluster {
     @Override
     public void addFinalizer(ObjectRef ref, String finalizer) {
         ObjectNode current = get(ref).orElseThrow();
-        ArrayNode finalizers = current.with("metadata").withArray("finalizers");
+        ArrayNode finalizers = current.withObjectProperty("metadata").withArray("finalizers");
         for (JsonNode present : finalizers) {
             if (present.asText().equals(finalizer)) {
                 return;
@@ -110,7 +110,7 @@ final class ApiServerCluster implements Cluster {
             if (current.isEmpty()) {
                 return;
             }
-            ArrayNode finalizers = current.get().with("metadata").withArray("finalizers");
+            ArrayNode finalizers = current.get().withObjectProperty("metadata").withArray("finalizers");
             for (int i = finalizers.size() - 1; i >= 0; i--) {
                 if (finalizers.get(i).asText().equals(finalizer)) {
                     finalizers.remove(i);

@@ -134,9 +134,9 @@ final class ClusterRig implements Rig {
     @Override
     public ObjectNode example(String file) {
         ObjectNode manifest = StoredObjects.manifest("examples/" + file);
-        manifest.with("metadata").put("namespace", namespace);
+        manifest.withObjectProperty("metadata").put("namespace", namespace);
         if (manifest.path("kind").asText().equals("WebApp")) {
-            manifest.with("spec").put("image", System.getenv().getOrDefault("METAHOOK_E2E_APP_IMAGE", "nginxinc/nginx-unprivileged:1.27-alpine"));
+            manifest.withObjectProperty("spec").put("image", System.getenv().getOrDefault("METAHOOK_E2E_APP_IMAGE", "nginxinc/nginx-unprivileged:1.27-alpine"));
         }
         return manifest;
     }

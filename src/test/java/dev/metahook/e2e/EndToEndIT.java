@@ -87,7 +87,7 @@ class EndToEndIT {
         assertEquals("Available", phases.get(phases.size() - 1));
 
         ObjectNode edited = rig.example("webapp.yaml");
-        edited.with("spec").withArray("env").removeAll().addObject().put("name", "GREETING").put("value", "hello");
+        edited.withObjectProperty("spec").withArray("env").removeAll().addObject().put("name", "GREETING").put("value", "hello");
         rig.edit(edited);
         rig.await("webapp", parent, true, "the new pod template rolled out", () ->
                 child(parent, "apps/v1", "Deployment", "hello").orElseThrow().at("/spec/template/spec/containers/0/env/0/value").asText().equals("hello")
@@ -113,7 +113,7 @@ class EndToEndIT {
         long generation = child(parent, "apps/v1", "StatefulSet", "orders").orElseThrow().at("/metadata/generation").asLong();
 
         ObjectNode edited = rig.example("database.yaml");
-        edited.with("spec").put("storage", "2Gi");
+        edited.withObjectProperty("spec").put("storage", "2Gi");
         rig.edit(edited);
         rig.await("database", parent, true, "Failed", () -> current(parent).at("/status/phase").asText().equals("Failed"));
         assertEquals(generation, child(parent, "apps/v1", "StatefulSet", "orders").orElseThrow().at("/metadata/generation").asLong(),

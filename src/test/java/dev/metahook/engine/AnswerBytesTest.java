@@ -76,11 +76,11 @@ class AnswerBytesTest {
         calls.put("webapp-sync-shuffled", new Call("webapp", "sync", 200, () -> shuffled(captured("v1.5.14-webapp-sync-observed"), 17)));
         calls.put("webapp-sync-1000-leftovers", new Call("webapp", "sync", 200, () -> withLeftovers(captured("v1.5.14-webapp-sync-observed"), 1000)));
         calls.put("webapp-sync-invalid-spec", new Call("webapp", "sync", 200, () -> edited(example("webapp-sync"),
-                request -> request.with("parent").with("spec").put("replicas", "three"))));
+                request -> request.withObjectProperty("parent").withObjectProperty("spec").put("replicas", "three"))));
         calls.put("webapp-sync-pretty-unicode", new Call("webapp", "sync", 200, () -> pretty(edited(example("webapp-sync"),
-                request -> request.with("parent").with("metadata").with("annotations").put("note", "caf\u00e9 \u2603 \uD83D\uDE00 \"q\" \\ \u0001")))));
+                request -> request.withObjectProperty("parent").withObjectProperty("metadata").withObjectProperty("annotations").put("note", "caf\u00e9 \u2603 \uD83D\uDE00 \"q\" \\ \u0001")))));
         calls.put("webapp-sync-wrong-kind", new Call("webapp", "sync", 400, () -> edited(example("webapp-sync"),
-                request -> request.with("parent").put("kind", "Database"))));
+                request -> request.withObjectProperty("parent").put("kind", "Database"))));
         calls.put("webapp-sync-misfit-child", new Call("webapp", "sync", 400, () -> edited(captured("v1.5.14-webapp-sync-observed"),
                 request -> ((ObjectNode) request.at("/children/Deployment.apps~1v1/hello/metadata")).put("name", "other"))));
         calls.put("webapp-sync-not-json", new Call("webapp", "sync", 400, () -> "{\"controller\":{},\"parent\":{\"kind\":".getBytes(StandardCharsets.UTF_8)));
@@ -102,7 +102,7 @@ class AnswerBytesTest {
         calls.put("service-per-pod-finalize", new Call("service-per-pod", "finalize", 200, () -> edited(
                 Fixtures.bytes("metacontroller/03-decorator-sync-v1.request.json"), request -> {
                     request.put("finalizing", true);
-                    request.with("object").with("metadata").with("annotations").remove("service-per-pod-label");
+                    request.withObjectProperty("object").withObjectProperty("metadata").withObjectProperty("annotations").remove("service-per-pod-label");
                 })));
         calls.put("service-per-pod-sync-composite-body", new Call("service-per-pod", "sync", 400, () -> example("webapp-sync")));
         calls.put("configmappropagation-customize", new Call("configmappropagation", "customize", 200, () -> {

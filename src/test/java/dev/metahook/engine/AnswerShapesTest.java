@@ -95,7 +95,7 @@ class AnswerShapesTest {
 
     private static byte[] customizeRequest(String version) {
         ObjectNode controller = Requests.controller(true);
-        controller.with("spec").with("hooks").putObject("customize").put("version", version)
+        controller.withObjectProperty("spec").withObjectProperty("hooks").putObject("customize").put("version", version)
                 .putObject("webhook").put("url", "http://metahook.metahook-system/across/customize");
         return Requests.bytes(Requests.customize(controller, Requests.widget("hello", 1, "hi")));
     }

@@ -154,8 +154,8 @@ class ControllerApiTest {
         }
         Controllers controllers = Controllers.builder().composite("recorder", Widget.class, new Recorder()).build();
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
-        request.with("controller").with("spec").put("resyncPeriodSeconds", 30);
-        request.with("controller").with("spec").with("hooks").with("sync").put("version", "v2");
+        request.withObjectProperty("controller").withObjectProperty("spec").put("resyncPeriodSeconds", 30);
+        request.withObjectProperty("controller").withObjectProperty("spec").withObjectProperty("hooks").withObjectProperty("sync").put("version", "v2");
         call(controllers, "recorder", "sync", Requests.bytes(request));
         assertEquals("widget-controller", seen.get().name());
         assertEquals(Duration.ofSeconds(30), seen.get().resyncPeriod().orElseThrow());
@@ -194,7 +194,7 @@ class ControllerApiTest {
     void aDecoratorRequestWhoseRelatedObjectIsNotAnObjectIsABadRequest() {
         DecoratorController<StatefulSet, Object> keep = (statefulSet, context) -> Result.keepingObserved();
         ObjectNode request = (ObjectNode) Json.parse(Fixtures.bytes(DECORATOR_REQUEST));
-        request.with("related").putObject("ConfigMap.v1").put("ports", 42);
+        request.withObjectProperty("related").putObject("ConfigMap.v1").put("ports", 42);
         HookAnswer answer = new HookEngine(Controllers.builder().decorator("keep", StatefulSet.class, keep).build(), TestServer.CLOCK)
                 .handle("keep", "sync", CanonicalJson.bytes(request));
         assertEquals(400, answer.status(), new String(answer.body()));

@@ -163,7 +163,7 @@ class ControllerMeaningTest {
     @Test
     void aFinalizeWithAStatusThatDoesNotFitDoesNotFinalize() {
         ObjectNode parent = Requests.widget("job", 1, "hi");
-        parent.with("metadata").put("deletionTimestamp", "2026-11-29T16:00:00Z");
+        parent.withObjectProperty("metadata").put("deletionTimestamp", "2026-11-29T16:00:00Z");
         parent.putObject("status").putArray("completed").add(1).add(2);
         ObjectNode request = Requests.sync(parent, List.of(Requests.observedConfigMap("work-3", 1, "hi")), true);
         JsonNode answer = Json.parse(SERVER.post("/finisher/finalize", Requests.bytes(request)).statusCode(200).extract().asByteArray());
@@ -229,7 +229,7 @@ class ControllerMeaningTest {
         applied.put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role").putObject("metadata").put("name", "reader")
                 .put("namespace", "default").set("labels", labels("w"));
         ObjectNode observed = applied.deepCopy();
-        observed.with("metadata").put("uid", "0b9f4a3c-0000-4000-8000-00000000r01e").putObject("annotations")
+        observed.withObjectProperty("metadata").put("uid", "0b9f4a3c-0000-4000-8000-00000000r01e").putObject("annotations")
                 .put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         observed.putArray("rules").addObject().<ObjectNode>set("apiGroups", Json.mapper().createArrayNode().add(""))
                 .<ObjectNode>set("resources", Json.mapper().createArrayNode().add("pods"))

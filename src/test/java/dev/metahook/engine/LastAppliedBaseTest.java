@@ -70,7 +70,7 @@ class LastAppliedBaseTest {
     void anAnnotationItsTypeCannotReadIsRememberedAsUnreadable() {
         TypedForms forms = new TypedForms();
         ObjectNode base = service("shop", "web");
-        base.with("data").put("key", 3);
+        base.withObjectProperty("data").put("key", 3);
         base.put("kind", "ConfigMap");
         assertNull(forms.of(key(ConfigMap.class, base, "shop"), base));
         assertNull(forms.of(key(ConfigMap.class, base, "shop"), base));
@@ -92,7 +92,7 @@ class LastAppliedBaseTest {
     void aLargeAnnotationIsConvertedButNeverKept() {
         TypedForms forms = new TypedForms();
         ObjectNode base = service("shop", "web");
-        base.with("metadata").with("annotations").put("big", "x".repeat((int) (TypedForms.CAPACITY_BYTES / 8) + 1));
+        base.withObjectProperty("metadata").withObjectProperty("annotations").put("big", "x".repeat((int) (TypedForms.CAPACITY_BYTES / 8) + 1));
         ObjectNode typed = forms.of(key(Service.class, base, "shop"), base);
         assertEquals(base.at("/metadata/annotations/big"), typed.at("/metadata/annotations/big"));
         assertEquals(0, forms.size());
@@ -105,7 +105,7 @@ class LastAppliedBaseTest {
         String padding = "y".repeat((int) (TypedForms.CAPACITY_BYTES / 8 / 3) - 2000);
         for (int i = 0; i < 9; i++) {
             ObjectNode base = service("shop", "web-" + i);
-            base.with("metadata").with("annotations").put("pad", padding);
+            base.withObjectProperty("metadata").withObjectProperty("annotations").put("pad", padding);
             forms.of(key(Service.class, base, "shop"), base);
             assertTrue(forms.weight() <= TypedForms.CAPACITY_BYTES, forms.weight() + " bytes kept");
         }
@@ -117,7 +117,7 @@ class LastAppliedBaseTest {
         TypedForms forms = new TypedForms();
         ObjectNode base = service("shop", "web");
         for (int i = 0; i < 2_000; i++) {
-            base.with("spec").with("a" + i);
+            base.withObjectProperty("spec").withObjectProperty("a" + i);
         }
         ObjectNode generic = forms.of(key(GenericKubernetesResource.class, base, "shop"), base);
         assertEquals(2_001, generic.at("/spec").size());
@@ -190,7 +190,7 @@ class LastAppliedBaseTest {
         Fits fits = new Fits();
         ObjectNode desired = service("shop", "web");
         for (int i = 0; i < 20_000; i++) {
-            desired.with("spec").with("selector").putObject("k" + i);
+            desired.withObjectProperty("spec").withObjectProperty("selector").putObject("k" + i);
         }
         AtomicInteger fitted = new AtomicInteger();
         ObservedObject.Bytes bytes = observed().get(0).bytes();

@@ -60,7 +60,7 @@ public final class ExampleCalls {
         List<JsonNode> objects = new ArrayList<>();
         answer.path(listField).forEach(object -> {
             ObjectNode withoutNamespace = object.deepCopy();
-            withoutNamespace.with("metadata").remove("namespace");
+            withoutNamespace.withObjectProperty("metadata").remove("namespace");
             objects.add(withoutNamespace);
         });
         objects.sort(Comparator.comparing(object -> object.path("kind").asText() + "/" + object.path("metadata").path("name").asText()));

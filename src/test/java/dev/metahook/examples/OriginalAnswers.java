@@ -41,7 +41,7 @@ public final class OriginalAnswers {
     /** The same registration with {@code version: v2} on every hook: namespaced objects keyed {@code namespace/name}. */
     public static HookTester v2(Controllers controllers, String name, String manifest) {
         ObjectNode controller = StoredObjects.manifest(manifest);
-        controller.with("spec").with("hooks").fields().forEachRemaining(hook -> ((ObjectNode) hook.getValue()).put("version", "v2"));
+        controller.withObjectProperty("spec").withObjectProperty("hooks").properties().iterator().forEachRemaining(hook -> ((ObjectNode) hook.getValue()).put("version", "v2"));
         try {
             Path file = Files.createTempFile("controller-v2-", ".yaml");
             file.toFile().deleteOnExit();
@@ -94,7 +94,7 @@ public final class OriginalAnswers {
         for (JsonNode child : list) {
             ObjectNode copy = child.deepCopy();
             if (parentNamespace != null && parentNamespace.equals(copy.path("metadata").path("namespace").asText(null))) {
-                copy.with("metadata").remove("namespace");
+                copy.withObjectProperty("metadata").remove("namespace");
             }
             children.add(copy);
         }

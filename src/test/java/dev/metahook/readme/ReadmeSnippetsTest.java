@@ -158,7 +158,7 @@ class ReadmeSnippetsTest {
         parent.putObject("metadata").put("name", "hi").put("namespace", "default").put("uid", "u-1");
         parent.set("spec", spec);
         ObjectNode controller = Requests.controller(true);
-        controller.with("spec").with("parentResource").put("apiVersion", "example.com/v1").put("resource", "greetings");
+        controller.withObjectProperty("spec").withObjectProperty("parentResource").put("apiVersion", "example.com/v1").put("resource", "greetings");
         ObjectNode request = Json.object();
         request.set("controller", controller);
         request.set("parent", parent);

@@ -31,7 +31,7 @@ final class Bodies {
 
     private static byte[] grown(int size, String metadata, String tag) throws IOException {
         ObjectNode request = (ObjectNode) Json.parse(small());
-        ObjectNode annotations = ((ObjectNode) request.at(metadata)).with("annotations");
+        ObjectNode annotations = ((ObjectNode) request.at(metadata)).withObjectProperty("annotations");
         annotations.put("reliability.metahook.dev/filler", "");
         int filler = size - CanonicalJson.bytes(request).length - tag.length();
         annotations.put("reliability.metahook.dev/filler", tag + "x".repeat(Math.max(0, filler)));

@@ -69,7 +69,7 @@ class BadInputTest {
     @Test
     void namesTheFieldOfAnObservedChildThatIsNotAKubernetesObject() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
-        request.with("children").with("ConfigMap.v1").putObject("broken").put("kind", "ConfigMap");
+        request.withObjectProperty("children").withObjectProperty("ConfigMap.v1").putObject("broken").put("kind", "ConfigMap");
         problem("/widget/sync", new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo("/children/ConfigMap.v1/broken/apiVersion"));
     }
@@ -92,14 +92,14 @@ class BadInputTest {
     @Test
     void aNullInAListOfAnObservedChildIs400NamingItAndANullListIsEmpty() {
         ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
-        child.with("metadata").putArray("ownerReferences").addNull();
+        child.withObjectProperty("metadata").putArray("ownerReferences").addNull();
         byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(child), false));
         problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/ownerReferences/0"))
                 .body("detail", not(containsString("Exception")));
 
         ObjectNode nullList = Requests.observedConfigMap("hello", 1, "hi");
-        nullList.with("metadata").putNull("finalizers");
+        nullList.withObjectProperty("metadata").putNull("finalizers");
         server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(nullList), false)))
                 .statusCode(200);
     }
@@ -114,7 +114,7 @@ class BadInputTest {
     void anUnreadableTimestampIs400NamingIt(String what, String where, String field, String pointer) {
         ObjectNode parent = Requests.widget("hello", 1, "hi");
         ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
-        (where.equals("parent") ? parent : child).with("metadata").put(field, "yesterday");
+        (where.equals("parent") ? parent : child).withObjectProperty("metadata").put(field, "yesterday");
         byte[] request = Requests.bytes(Requests.sync(parent, List.of(child), false));
         problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo(pointer))
@@ -124,7 +124,7 @@ class BadInputTest {
     @Test
     void namesAnObservedChildWhoseNameIsNotItsKey() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
-        request.with("children").with("ConfigMap.v1").set("hello", Requests.observedConfigMap("other", 1, "hi"));
+        request.withObjectProperty("children").withObjectProperty("ConfigMap.v1").set("hello", Requests.observedConfigMap("other", 1, "hi"));
         problem("/widget/sync", new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/name"))
                 .body("detail", containsString("is other, but its key hello says hello"));
@@ -160,7 +160,7 @@ class BadInputTest {
     @Test
     void namesAKeptChildWhoseMetadataIsMalformedEvenThoughItsAnnotationIsFine() {
         ObjectNode child = Requests.observedConfigMap("hello", 1, "hi");
-        child.with("metadata").put("namespace", 7);
+        child.withObjectProperty("metadata").put("namespace", 7);
         byte[] request = Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"), List.of(child), false));
         problem("/widget/sync", new String(request, StandardCharsets.UTF_8), 400)
                 .body("pointer", equalTo("/children/ConfigMap.v1/hello/metadata/namespace"));
@@ -188,7 +188,7 @@ class BadInputTest {
         ObjectNode request = Requests.sync(Requests.widget(where.equals("parent") || where.equals("customize") ? placeholder : "hello", 1, "hi"),
                 where.equals("child") ? List.of(Requests.observedConfigMap("hello", 1, placeholder)) : List.of(), false);
         if (where.equals("controller")) {
-            request.with("controller").with("metadata").put("name", placeholder);
+            request.withObjectProperty("controller").withObjectProperty("metadata").put("name", placeholder);
         }
         String text = new String(Requests.bytes(request), StandardCharsets.UTF_8);
         String path = "/widget/sync";
@@ -206,7 +206,7 @@ class BadInputTest {
     @Test
     void refusesAParentOfAnotherKind() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false);
-        request.with("parent").put("kind", "Gadget");
+        request.withObjectProperty("parent").put("kind", "Gadget");
         problem("/widget/sync", new String(Requests.bytes(request), StandardCharsets.UTF_8), 400)
                 .body("detail", containsString("/parent is Gadget test.metahook.dev/v1, but this controller serves Widget"));
     }

@@ -82,7 +82,7 @@ class ContractTest {
     void invalidSpecStallsAndKeepsEveryChildAsLastApplied() {
         ObjectNode parent = Requests.widget("hello", -1, "hi");
         ObjectNode leftover = Requests.observedConfigMap("extra", 1, "x");
-        leftover.with("metadata").remove("annotations");
+        leftover.withObjectProperty("metadata").remove("annotations");
         JsonNode response = Json.parse(server.post("/widget/sync", Requests.bytes(Requests.sync(parent,
                 List.of(Requests.observedConfigMap("hello", 3, "hi"), leftover), false))).statusCode(200).extract().asByteArray());
 
@@ -92,7 +92,7 @@ class ContractTest {
                 .path("metacontroller.k8s.io/last-applied-configuration").asText().getBytes()), children.get(1));
         ObjectNode expectedLeftover = leftover.deepCopy();
         List.of("uid", "resourceVersion", "creationTimestamp", "ownerReferences", "managedFields")
-                .forEach(expectedLeftover.with("metadata")::remove);
+                .forEach(expectedLeftover.withObjectProperty("metadata")::remove);
         assertEquals(expectedLeftover, children.get(0));
 
         JsonNode stalled = response.at("/status/conditions/2");
@@ -108,7 +108,7 @@ class ContractTest {
         ObjectNode copied = Requests.observedConfigMap("hello", 3, "hi");
         String otherAnnotation = Requests.observedConfigMap("other", 9, "not mine").path("metadata").path("annotations")
                 .path("metacontroller.k8s.io/last-applied-configuration").asText();
-        copied.with("metadata").with("annotations").put("metacontroller.k8s.io/last-applied-configuration", otherAnnotation);
+        copied.withObjectProperty("metadata").withObjectProperty("annotations").put("metacontroller.k8s.io/last-applied-configuration", otherAnnotation);
         JsonNode response = Json.parse(server.post("/widget/sync", Requests.bytes(Requests.sync(Requests.widget("hello", -1, "hi"),
                 List.of(copied), false))).statusCode(200).extract().asByteArray());
         JsonNode kept = response.at("/children/0");
@@ -120,7 +120,7 @@ class ContractTest {
     @Test
     void aFieldOfTheWrongTypeIsAnInvalidSpec() {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
-        parent.with("spec").put("size", "three");
+        parent.withObjectProperty("spec").put("size", "three");
         server.post("/widget/sync", Requests.bytes(Requests.sync(parent, List.of(Requests.observedConfigMap("hello", 3, "hi")), false)))
                 .statusCode(200)
                 .body("children", hasSize(1))
@@ -130,7 +130,7 @@ class ContractTest {
     @Test
     void aDecimalWhereAnIntegerBelongsIsAnInvalidSpec() throws Exception {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
-        parent.with("spec").put("size", new BigDecimal("3.0"));
+        parent.withObjectProperty("spec").put("size", new BigDecimal("3.0"));
         byte[] asWritten = Json.mapper().writeValueAsBytes(Requests.sync(parent, List.of(), false));
         server.post("/widget/sync", asWritten)
                 .statusCode(200)
@@ -153,8 +153,8 @@ class ContractTest {
     @Test
     void findsChildrenByNameWithV2Keys() {
         ObjectNode request = Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false);
-        request.with("controller").with("spec").with("hooks").with("sync").put("version", "v2");
-        request.with("children").with("ConfigMap.v1").set("default/hello", Requests.observedConfigMap("hello", 3, "v2 key"));
+        request.withObjectProperty("controller").withObjectProperty("spec").withObjectProperty("hooks").withObjectProperty("sync").put("version", "v2");
+        request.withObjectProperty("children").withObjectProperty("ConfigMap.v1").set("default/hello", Requests.observedConfigMap("hello", 3, "v2 key"));
         server.post("/reader/sync", Requests.bytes(request)).statusCode(200)
                 .body("status.inParentNamespace", equalTo("v2 key"))
                 .body("children", hasSize(1));
@@ -163,11 +163,11 @@ class ContractTest {
     @Test
     void findsChildrenOfAClusterScopedParentByNamespaceAndName() {
         ObjectNode parent = Requests.widget("hello", 3, "hi");
-        parent.with("metadata").remove("namespace");
+        parent.withObjectProperty("metadata").remove("namespace");
         ObjectNode child = Requests.observedConfigMap("hello", 3, "cluster parent");
-        child.with("metadata").put("namespace", "shop");
+        child.withObjectProperty("metadata").put("namespace", "shop");
         ObjectNode request = Requests.sync(parent, List.of(), false);
-        request.with("children").with("ConfigMap.v1").set("shop/hello", child);
+        request.withObjectProperty("children").withObjectProperty("ConfigMap.v1").set("shop/hello", child);
         server.post("/reader/sync", Requests.bytes(request)).log().ifValidationFails().statusCode(200)
                 .body("status.inShop", equalTo("cluster parent"))
                 .body("status.inParentNamespace", equalTo("none"))

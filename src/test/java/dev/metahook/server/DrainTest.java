@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,10 +74,10 @@ class DrainTest {
     @Test
     void theListenerHasTheConfiguredAcceptQueue() {
         try (HookServer server = start(ServerConfig.defaults().withAcceptQueueSize(777).withShutdownIdle(Duration.ZERO))) {
-            assertEquals(777, ((ServerConnector) server.connector()).getAcceptQueueSize());
+            assertEquals(777, server.connector().getAcceptQueueSize());
         }
         try (HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ZERO))) {
-            assertEquals(ServerConfig.DEFAULT_ACCEPT_QUEUE_SIZE, ((ServerConnector) server.connector()).getAcceptQueueSize());
+            assertEquals(ServerConfig.DEFAULT_ACCEPT_QUEUE_SIZE, server.connector().getAcceptQueueSize());
         }
     }
 

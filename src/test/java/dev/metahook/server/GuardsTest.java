@@ -150,7 +150,7 @@ class GuardsTest {
     void refusesLabelsThatMissTheParentSelector() {
         ObjectNode request = plainSync();
         request.set("controller", Requests.controller(false));
-        request.with("parent").with("spec").putObject("selector").putObject("matchLabels").put("app", "widget");
+        request.withObjectProperty("parent").withObjectProperty("spec").putObject("selector").putObject("matchLabels").put("app", "widget");
         refused("selector", request).body("violations", violation("selector: child ConfigMap hello: labels"));
     }
 
@@ -165,7 +165,7 @@ class GuardsTest {
     void acceptsLabelsThatMatchTheParentSelector() {
         ObjectNode request = plainSync();
         request.set("controller", Requests.controller(false));
-        request.with("parent").with("spec").putObject("selector").putArray("matchExpressions").addObject()
+        request.withObjectProperty("parent").withObjectProperty("spec").putObject("selector").putArray("matchExpressions").addObject()
                 .put("key", "app").put("operator", "DoesNotExist");
         server.post("/selector/sync", Requests.bytes(request)).statusCode(200);
     }

@@ -76,7 +76,7 @@ class HookServerTest {
     @Test
     void finalizeWaitsUntilChildrenAreGoneThenSaysFinalized() {
         ObjectNode deleting = Requests.widget("hello", 3, "hi");
-        deleting.with("metadata").put("deletionTimestamp", "2026-11-29T16:00:00Z");
+        deleting.withObjectProperty("metadata").put("deletionTimestamp", "2026-11-29T16:00:00Z");
         ObjectNode first = Requests.sync(deleting, List.of(Requests.observedConfigMap("hello", 3, "hi")), true);
         hook().body(Requests.bytes(first)).post("/widget/finalize").then()
                 .statusCode(200)

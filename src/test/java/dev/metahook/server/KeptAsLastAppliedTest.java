@@ -79,10 +79,10 @@ class KeptAsLastAppliedTest {
     /** The StatefulSet as the API server stores it: the embedded ObjectMeta nulls, no null minReadySeconds. */
     private static ObjectNode observed() {
         ObjectNode stored = (ObjectNode) Json.parse(APPLIED.getBytes(StandardCharsets.UTF_8));
-        ObjectNode spec = stored.with("spec");
+        ObjectNode spec = stored.withObjectProperty("spec");
         spec.remove("minReadySeconds");
-        spec.with("template").with("metadata").putNull("creationTimestamp");
-        ObjectNode metadata = stored.with("metadata");
+        spec.withObjectProperty("template").withObjectProperty("metadata").putNull("creationTimestamp");
+        ObjectNode metadata = stored.withObjectProperty("metadata");
         metadata.putObject("annotations").put(LastAppliedConfiguration.ANNOTATION, APPLIED);
         metadata.put("uid", "5d1b2c3a-0000-4000-8000-0000000000aa").put("resourceVersion", "5000").put("generation", 1)
                 .put("creationTimestamp", "2026-11-29T10:00:01Z");
@@ -94,7 +94,7 @@ class KeptAsLastAppliedTest {
 
     private static ObjectNode request() {
         ObjectNode controller = Requests.controller(true);
-        ArrayNode children = controller.with("spec").putArray("childResources");
+        ArrayNode children = controller.withObjectProperty("spec").putArray("childResources");
         children.addObject().put("apiVersion", "apps/v1").put("resource", "statefulsets");
         ObjectNode request = Json.object();
         request.set("controller", controller);

@@ -118,7 +118,7 @@ class OverloadTest {
 
     private static ObjectNode widgetWith(Map<String, Object> extra) {
         ObjectNode widget = Requests.widget("costly", 1, "hi");
-        widget.with("spec").set("extra", Json.tree(extra));
+        widget.withObjectProperty("spec").set("extra", Json.tree(extra));
         return widget;
     }
 

@@ -31,9 +31,9 @@ class ApiServerDefaultsTest {
         List<String> compared = new ArrayList<>();
         Fixtures.json(fixture).path("children").forEach(group -> group.forEach(observed -> {
             ObjectNode sent = LastAppliedConfiguration.of(observed).orElseThrow();
-            sent.with("metadata").put("uid", observed.at("/metadata/uid").asText());
+            sent.withObjectProperty("metadata").put("uid", observed.at("/metadata/uid").asText());
             ObjectNode stored = new ObjectStore(CLOCK).create(sent);
-            ObjectNode storedSpec = stored.with("spec");
+            ObjectNode storedSpec = stored.withObjectProperty("spec");
             if (observed.at("/spec/clusterIP").isTextual()) {
                 storedSpec.set("clusterIP", observed.at("/spec/clusterIP"));
                 storedSpec.set("clusterIPs", observed.at("/spec/clusterIPs"));

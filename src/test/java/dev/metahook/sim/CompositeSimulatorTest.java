@@ -30,7 +30,7 @@ class CompositeSimulatorTest {
                 + "'childResources':[{'apiVersion':'v1','resource':'configmaps','updateStrategy':{'method':'" + method + "'}}],"
                 + "'hooks':{'sync':{'version':'" + version + "','webhook':{'url':'http://hooks/sync'}}}}}");
         if (finalize) {
-            manifest.with("spec").with("hooks").putObject("finalize").putObject("webhook").put("url", "http://hooks/finalize");
+            manifest.withObjectProperty("spec").withObjectProperty("hooks").putObject("finalize").putObject("webhook").put("url", "http://hooks/finalize");
         }
         HookClient client = (hook, body) -> {
             JsonNode request = Json.parse(body);

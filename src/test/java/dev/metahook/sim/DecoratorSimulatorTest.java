@@ -67,7 +67,7 @@ class DecoratorSimulatorTest {
         calls.clear();
 
         ObjectNode unlabelled = simulation.store().get(target).orElseThrow();
-        ((ObjectNode) unlabelled.with("metadata").get("labels")).remove("decorate");
+        ((ObjectNode) unlabelled.withObjectProperty("metadata").get("labels")).remove("decorate");
         simulation.store().update(unlabelled);
         Simulation.Run run = simulation.converge(target, 10, false);
 
@@ -84,7 +84,7 @@ class DecoratorSimulatorTest {
         assertEquals(2, calls.size());
 
         ObjectNode relabelled = simulation.store().get(target).orElseThrow();
-        relabelled.with("metadata").with("labels").put("decorate", "yes");
+        relabelled.withObjectProperty("metadata").withObjectProperty("labels").put("decorate", "yes");
         simulation.store().update(relabelled);
         simulation.converge(target, 10, false);
         assertFalse(calls.get(2).path("finalizing").asBoolean(), "selected again: sync");
@@ -101,7 +101,7 @@ class DecoratorSimulatorTest {
         simulation.converge(target, 10, false);
         int before = calls.size();
         ObjectNode unlabelled = simulation.store().get(target).orElseThrow();
-        ((ObjectNode) unlabelled.with("metadata").get("labels")).remove("decorate");
+        ((ObjectNode) unlabelled.withObjectProperty("metadata").get("labels")).remove("decorate");
         simulation.store().update(unlabelled);
 
         assertEquals(CompositeSimulator.Outcome.IGNORED, simulation.pass(target, true).outcome());

@@ -65,7 +65,7 @@ class LifecycleTest {
         assertEquals(writes, simulation.store().writes(), "a second sync after convergence changes nothing");
 
         ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
-        edited.with("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
+        edited.withObjectProperty("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
         simulation.edit(edited);
         simulation.pass(parent, false);
         assertEquals("ghcr.io/example/hello:1.5.0", get(simulation, "apps/v1", "Deployment", "hello")
@@ -88,7 +88,7 @@ class LifecycleTest {
         simulation.converge(parent, 10, true);
         ObjectNode before = get(simulation, "apps/v1", "Deployment", "hello");
         ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
-        edited.with("spec").put("port", 0);
+        edited.withObjectProperty("spec").put("port", 0);
         simulation.edit(edited);
         assertTrue(simulation.converge(parent, 10, true).converged());
         assertEquals(before, get(simulation, "apps/v1", "Deployment", "hello"));
@@ -135,7 +135,7 @@ class LifecycleTest {
         String uid = simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText();
         String password = get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText();
         ObjectNode gone = StoredObjects.manifest("examples/database.yaml");
-        gone.with("spec").put("deletionPolicy", "Delete");
+        gone.withObjectProperty("spec").put("deletionPolicy", "Delete");
         simulation.edit(gone);
         simulation.delete(parent);
         assertTrue(simulation.pass(parent, false).finalized());
@@ -163,7 +163,7 @@ class LifecycleTest {
         assertTrue(simulation.store().get(job).isPresent(), "the failed Job is kept, not silently retried");
 
         ObjectNode edited = StoredObjects.manifest("examples/database.yaml");
-        edited.with("spec").put("deletionPolicy", "Delete");
+        edited.withObjectProperty("spec").put("deletionPolicy", "Delete");
         simulation.edit(edited);
         assertTrue(simulation.pass(parent, false).finalized());
         assertFalse(simulation.store().get(parent).isPresent());
@@ -188,7 +188,7 @@ class LifecycleTest {
         assertEquals(List.of("RollingOut", "Available"), reasons(webapp.converge(app, 10, true)).subList(1, 3),
                 "created, rolling out, then available");
         ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
-        edited.with("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
+        edited.withObjectProperty("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
         webapp.edit(edited);
         Simulation.Run rolled = webapp.converge(app, 10, true);
         assertEquals(List.of("RollingOut", "Available"), reasons(rolled));

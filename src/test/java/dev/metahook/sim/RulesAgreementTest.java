@@ -236,12 +236,12 @@ class RulesAgreementTest {
     }
 
     private static ObjectNode withSelector(ObjectNode request, String selector) {
-        request.with("parent").with("spec").set("selector", Json.parse(selector.getBytes(StandardCharsets.UTF_8)));
+        request.withObjectProperty("parent").withObjectProperty("spec").set("selector", Json.parse(selector.getBytes(StandardCharsets.UTF_8)));
         return request;
     }
 
     private static ObjectNode withoutSelector(ObjectNode request) {
-        request.with("parent").with("spec").remove("selector");
+        request.withObjectProperty("parent").withObjectProperty("spec").remove("selector");
         return request;
     }
 
@@ -250,7 +250,7 @@ class RulesAgreementTest {
         ObjectNode source = Json.object();
         source.put("apiVersion", "v1").put("kind", "ConfigMap");
         source.putObject("metadata").put("name", "source").put("namespace", "default");
-        request.with("related").with("ConfigMap.v1").set("source", source);
+        request.withObjectProperty("related").withObjectProperty("ConfigMap.v1").set("source", source);
         return request;
     }
 

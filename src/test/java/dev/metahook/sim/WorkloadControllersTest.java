@@ -77,7 +77,7 @@ class WorkloadControllersTest {
                 counts(steps(new WorkloadControllers(clock, false), ref), "observedGeneration", "replicas", "readyReplicas"),
                 "one ordinal at a time, each ready before the next");
         ObjectNode drained = store.get(ref).orElseThrow();
-        drained.with("spec").put("replicas", 0);
+        drained.withObjectProperty("spec").put("replicas", 0);
         store.update(drained);
         List<JsonNode> steps = steps(new WorkloadControllers(clock, true), ref);
         JsonNode empty = steps.get(steps.size() - 1);

@@ -49,7 +49,7 @@ public final class Requests {
                 .put("controller-uid", UID);
         applied.putObject("data").put("message", message).put("size", Integer.toString(size));
         ObjectNode observed = applied.deepCopy();
-        ObjectNode observedMetadata = observed.with("metadata");
+        ObjectNode observedMetadata = observed.withObjectProperty("metadata");
         observedMetadata.putObject("annotations")
                 .put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         observedMetadata.put("uid", "0b9f4a3c-0000-4000-8000-00000000c0de").put("resourceVersion", "4712")
@@ -66,7 +66,7 @@ public final class Requests {
         request.set("parent", parent);
         ObjectNode groups = request.putObject("children");
         groups.putObject("ConfigMap.v1");
-        children.forEach(child -> groups.with(child.path("kind").asText() + "." + child.path("apiVersion").asText())
+        children.forEach(child -> groups.withObjectProperty(child.path("kind").asText() + "." + child.path("apiVersion").asText())
                 .set(child.path("metadata").path("name").asText(), child));
         request.putObject("related");
         request.put("finalizing", finalizing);

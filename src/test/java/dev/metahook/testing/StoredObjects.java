@@ -37,7 +37,7 @@ public final class StoredObjects {
     /** The parent as the API server stores it after creation: uid, generation, finalizer, defaults applied by the test. */
     public static ObjectNode parent(String manifestPath, String uid, long generation, String finalizer) {
         ObjectNode parent = manifest(manifestPath);
-        ObjectNode metadata = parent.with("metadata");
+        ObjectNode metadata = parent.withObjectProperty("metadata");
         metadata.put("uid", uid).put("generation", generation).put("resourceVersion", "1000")
                 .put("creationTimestamp", "2026-11-29T10:00:00Z");
         if (finalizer != null) {
@@ -50,10 +50,10 @@ public final class StoredObjects {
     public static ObjectNode observe(JsonNode desired, JsonNode parent, JsonNode status) {
         ObjectNode applied = desired.deepCopy();
         String parentUid = parent.path("metadata").path("uid").asText();
-        applied.with("metadata").with("labels").put("controller-uid", parentUid);
+        applied.withObjectProperty("metadata").withObjectProperty("labels").put("controller-uid", parentUid);
         ObjectNode observed = applied.deepCopy();
-        ObjectNode metadata = observed.with("metadata");
-        metadata.with("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
+        ObjectNode metadata = observed.withObjectProperty("metadata");
+        metadata.withObjectProperty("annotations").put(LastAppliedConfiguration.ANNOTATION, CanonicalJson.string(applied));
         metadata.put("uid", UUID.nameUUIDFromBytes(CanonicalJson.bytes(metadata.path("name"))).toString())
                 .put("resourceVersion", "2000").put("generation", 1).put("creationTimestamp", "2026-11-29T10:00:01Z");
         metadata.putArray("ownerReferences").addObject()
@@ -77,7 +77,7 @@ public final class StoredObjects {
             children.putObject(kindOf(resource.path("resource").asText()) + "." + resource.path("apiVersion").asText());
         }
         for (ObjectNode child : observed) {
-            children.with(child.path("kind").asText() + "." + child.path("apiVersion").asText())
+            children.withObjectProperty(child.path("kind").asText() + "." + child.path("apiVersion").asText())
                     .set(child.path("metadata").path("name").asText(), child);
         }
         request.putObject("related");

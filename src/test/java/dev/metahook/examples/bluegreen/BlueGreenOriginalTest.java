@@ -186,7 +186,7 @@ class BlueGreenOriginalTest {
     @Test
     void aNewReplicaCountAloneDoesNotResizeTheActiveSide() {
         ObjectNode parent = parent(ONE);
-        parent.with("spec").put("replicas", 5);
+        parent.withObjectProperty("spec").put("replicas", 5);
         Answer answer = call(V1, parent, service("blue"), observed(replicaSet("blue", 3, ONE), 3, 3), observed(replicaSet("green", 0, ONE), 0, 0));
         assertChildren(List.of(service("blue"), replicaSet("blue", 3, ONE), replicaSet("green", 0, ONE)), answer, NAMESPACE);
     }
@@ -195,12 +195,12 @@ class BlueGreenOriginalTest {
     @Test
     void noMinReadySecondsLeavesTheFieldOut() {
         ObjectNode parent = parent(ONE);
-        parent.with("spec").remove("minReadySeconds");
+        parent.withObjectProperty("spec").remove("minReadySeconds");
         Answer answer = V1.sync(object(parent)).call();
         List<JsonNode> expected = new ArrayList<>();
         expected.add(service("blue"));
         for (ObjectNode set : List.of(replicaSet("blue", 3, ONE), replicaSet("green", 0, ONE))) {
-            set.with("spec").remove("minReadySeconds");
+            set.withObjectProperty("spec").remove("minReadySeconds");
             expected.add(set);
         }
         assertChildren(expected, answer, NAMESPACE);
@@ -246,7 +246,7 @@ class BlueGreenOriginalTest {
     @Test
     void aSpecWithoutASelectorIsA500AsInTheOriginal() {
         ObjectNode parent = parent(ONE);
-        parent.with("spec").remove("selector");
+        parent.withObjectProperty("spec").remove("selector");
         Answer answer = call(V1, parent, service("blue"), observed(replicaSet("blue", 3, ONE), 3, 3), observed(replicaSet("green", 0, ONE), 0, 0));
         assertEquals(500, answer.code(), answer::toString);
         assertTrue(answer.violations().stream().allMatch(violation -> violation.startsWith("selector: ")), answer::toString);
@@ -271,7 +271,7 @@ class BlueGreenOriginalTest {
 
     private static ObjectNode parent(JsonNode template) {
         ObjectNode parent = OriginalAnswers.manifest("examples/bluegreen/my-bluegreen.yaml");
-        parent.with("spec").set("template", template.deepCopy());
+        parent.withObjectProperty("spec").set("template", template.deepCopy());
         return parent;
     }
 
@@ -286,13 +286,13 @@ class BlueGreenOriginalTest {
         ObjectNode set = Json.object().put("apiVersion", "apps/v1").put("kind", "ReplicaSet");
         ObjectNode metadata = set.putObject("metadata").put("name", "nginx-" + color);
         metadata.set("labels", template.at("/metadata/labels").deepCopy());
-        metadata.with("labels").put("color", color);
+        metadata.withObjectProperty("labels").put("color", color);
         metadata.putObject("annotations").put(RecordedTemplate.ANNOTATION, CanonicalJson.string(template));
         ObjectNode spec = set.putObject("spec").put("replicas", replicas).put("minReadySeconds", 5);
         spec.set("selector", parent(template).at("/spec/selector").deepCopy());
-        spec.with("selector").with("matchLabels").put("color", color);
+        spec.withObjectProperty("selector").withObjectProperty("matchLabels").put("color", color);
         spec.set("template", template.deepCopy());
-        spec.with("template").with("metadata").with("labels").put("color", color);
+        spec.withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("color", color);
         return set;
     }
 
@@ -300,7 +300,7 @@ class BlueGreenOriginalTest {
     private static ObjectNode service(String color) {
         ObjectNode service = parent(ONE).at("/spec/service").deepCopy();
         service.put("apiVersion", "v1").put("kind", "Service");
-        service.with("spec").with("selector").put("color", color);
+        service.withObjectProperty("spec").withObjectProperty("selector").put("color", color);
         return service;
     }
 

@@ -55,7 +55,7 @@ class BlueGreenTest {
         assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
 
         ObjectNode edited = manifest("bluegreen", "my-bluegreen.yaml");
-        edited.with("spec").with("template").with("metadata").with("labels").put("new", "label");
+        edited.withObjectProperty("spec").withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("new", "label");
         simulation.edit(edited);
         simulation.pass(parent, false);
         assertEquals(3, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue(), "the new template starts on green");
@@ -70,7 +70,7 @@ class BlueGreenTest {
         assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
 
         ObjectNode again = edited.deepCopy();
-        again.with("spec").with("template").with("metadata").with("labels").put("new2", "label2");
+        again.withObjectProperty("spec").withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("new2", "label2");
         simulation.edit(again);
         assertTrue(simulation.converge(parent, 10, true).converged());
         assertEquals("blue", status(simulation, parent).at("/activeColor").asText(), "the next rollout goes back to blue");
@@ -84,8 +84,8 @@ class BlueGreenTest {
     @Test
     void aTemplateAnnotationEditedAwayIsReadFromWhatWasApplied() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
-        request.with("children").with("ReplicaSet.apps/v1").forEach(set ->
-                ((ObjectNode) set.with("metadata").with("annotations")).remove(RecordedTemplate.ANNOTATION));
+        request.withObjectProperty("children").withObjectProperty("ReplicaSet.apps/v1").forEach(set ->
+                set.withObjectProperty("metadata").withObjectProperty("annotations").remove(RecordedTemplate.ANNOTATION));
         JsonNode answer = post(server, "/bluegreen/sync", CanonicalJson.bytes(request));
         assertEquals(asUpstreamWritesIt(Fixtures.json(FIXTURE + ".response.json"), "children"), asUpstreamWritesIt(answer, "children"));
     }
@@ -93,7 +93,7 @@ class BlueGreenTest {
     @Test
     void anInvalidSpecKeepsEveryChildAndStalls() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
-        request.with("parent").with("spec").remove("service");
+        request.withObjectProperty("parent").withObjectProperty("spec").remove("service");
         JsonNode answer = post(server, "/bluegreen/sync", CanonicalJson.bytes(request));
         assertEquals(List.of("nginx-blue", "nginx-frontend", "nginx-green"), names(answer));
         JsonNode stalled = answer.at("/status/conditions/2");

@@ -137,7 +137,7 @@ class CatSetOriginalTest {
     @Test
     void aScaleDownRemovesTheHighestPodOnlyAndKeepsTheClaims() {
         ObjectNode parent = parent();
-        parent.with("spec").put("replicas", 1);
+        parent.withObjectProperty("spec").put("replicas", 1);
         Answer answer = sync(V1, parent, ready(pod(0)), ready(pod(1)), ready(pod(2)), claim(0), claim(1), claim(2));
         assertChildren(with(claims(0, 1, 2), pod(0), pod(1)), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(3), "readyReplicas", number(1)), answer);
@@ -148,7 +148,7 @@ class CatSetOriginalTest {
     @Test
     void aScaleDownWaitsForTheWantedPodsToBeReady() {
         ObjectNode parent = parent();
-        parent.with("spec").put("replicas", 1);
+        parent.withObjectProperty("spec").put("replicas", 1);
         Answer answer = sync(V1, parent, pending(pod(0)), ready(pod(1)), ready(pod(2)), claim(0), claim(1), claim(2));
         assertChildren(with(claims(0, 1, 2), pod(0), pod(1), pod(2)), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(3), "readyReplicas", number(0)), answer);
@@ -200,7 +200,7 @@ class CatSetOriginalTest {
     @Test
     void finalizeScalesDownWhateverSpecReplicasSays() {
         ObjectNode parent = parent();
-        parent.with("spec").put("replicas", "three");
+        parent.withObjectProperty("spec").put("replicas", "three");
         Answer answer = finalize(V1, parent, ready(pod(0)), ready(pod(1)), ready(pod(2)), claim(0), claim(1), claim(2));
         assertChildren(with(claims(0, 1, 2), pod(0), pod(1)), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(3), "readyReplicas", number(0)), answer);
@@ -212,7 +212,7 @@ class CatSetOriginalTest {
     @Test
     void finalizeWithoutATemplateStillScalesDown() {
         ObjectNode parent = parent();
-        parent.with("spec").remove("template");
+        parent.withObjectProperty("spec").remove("template");
         Answer answer = finalize(V1, parent, ready(pod(0)), ready(pod(1)), claim(0), claim(1), claim(2));
         assertChildren(with(claims(0, 1, 2), pod(0)), answer, NAMESPACE);
         assertEquals(false, OriginalAnswers.body(answer).path("finalized").asBoolean(true));
@@ -223,7 +223,7 @@ class CatSetOriginalTest {
     @Test
     void finalizeScalesDownWithoutSpecReplicas() {
         ObjectNode parent = parent();
-        parent.with("spec").remove("replicas");
+        parent.withObjectProperty("spec").remove("replicas");
         Answer answer = finalize(V1, parent, ready(pod(0)), ready(pod(1)), claim(0), claim(1), claim(2));
         assertChildren(with(claims(0, 1, 2), pod(0)), answer, NAMESPACE);
     }
@@ -232,9 +232,9 @@ class CatSetOriginalTest {
     @Test
     void podsWithoutAnOrdinalOfThisCatSetAreLeftOut() {
         ObjectNode other = pod(0);
-        other.with("metadata").put("name", "web-nginx-backend-0");
+        other.withObjectProperty("metadata").put("name", "web-nginx-backend-0");
         ObjectNode lettered = pod(0);
-        lettered.with("metadata").put("name", "nginx-backend-x");
+        lettered.withObjectProperty("metadata").put("name", "nginx-backend-x");
         Answer answer = sync(V1, parent(), ready(pod(0)), ready(other), ready(lettered));
         assertChildren(with(claims(0, 1, 2), pod(0), pod(1)), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(1), "readyReplicas", number(1)), answer);
@@ -245,7 +245,7 @@ class CatSetOriginalTest {
     @Test
     void anOrdinalWithALeadingZeroIsRenderedUnderItsPlainName() {
         ObjectNode padded = pod(1);
-        padded.with("metadata").put("name", "nginx-backend-01");
+        padded.withObjectProperty("metadata").put("name", "nginx-backend-01");
         Answer answer = sync(V1, parent(), ready(padded));
         assertChildren(with(claims(0, 1, 2), pod(0), pod(1)), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(1), "readyReplicas", number(0)), answer);
@@ -256,7 +256,7 @@ class CatSetOriginalTest {
     @Test
     void withoutClaimTemplatesThereAreNoClaimsOrVolumes() {
         ObjectNode parent = parent();
-        parent.with("spec").remove("volumeClaimTemplates");
+        parent.withObjectProperty("spec").remove("volumeClaimTemplates");
         Answer answer = sync(V1, parent, ready(pod(0)));
         List<JsonNode> pods = new ArrayList<>();
         for (ObjectNode pod : List.of(pod(0), pod(1))) {
@@ -271,7 +271,7 @@ class CatSetOriginalTest {
     @Test
     void zeroReplicasKeepsTheClaims() {
         ObjectNode parent = parent();
-        parent.with("spec").put("replicas", 0);
+        parent.withObjectProperty("spec").put("replicas", 0);
         Answer answer = sync(V1, parent, claim(0), claim(1));
         assertChildren(claims(0, 1), answer, NAMESPACE);
         assertStatus(Map.of("replicas", number(0), "readyReplicas", number(0)), answer);
@@ -282,7 +282,7 @@ class CatSetOriginalTest {
     @Test
     void aSpecWithoutATemplateChangesNothing() {
         ObjectNode parent = parent();
-        parent.with("spec").remove("template");
+        parent.withObjectProperty("spec").remove("template");
         Answer answer = sync(V1, parent, ready(pod(0)), claim(0), claim(1), claim(2));
         assertStalledKeepingEverything(with(claims(0, 1, 2), pod(0)), "InvalidSpec", answer, NAMESPACE);
     }
@@ -315,8 +315,8 @@ class CatSetOriginalTest {
         String name = "nginx-backend-" + ordinal;
         ObjectNode pod = parent().get("spec").get("template").deepCopy();
         pod.put("apiVersion", "v1").put("kind", "Pod");
-        pod.with("metadata").put("name", name);
-        ObjectNode spec = pod.with("spec").put("hostname", name).put("subdomain", "nginx-backend");
+        pod.withObjectProperty("metadata").put("name", name);
+        ObjectNode spec = pod.withObjectProperty("spec").put("hostname", name).put("subdomain", "nginx-backend");
         ((ObjectNode) spec.at("/containers/0")).put("image", image);
         spec.putArray("volumes").addObject().put("name", "www").putObject("persistentVolumeClaim").put("claimName", "www-" + name);
         return pod;
@@ -330,7 +330,7 @@ class CatSetOriginalTest {
     private static ObjectNode claim(int ordinal) {
         ObjectNode claim = parent().at("/spec/volumeClaimTemplates/0").deepCopy();
         claim.put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
-        claim.with("metadata").put("name", "www-nginx-backend-" + ordinal);
+        claim.withObjectProperty("metadata").put("name", "www-nginx-backend-" + ordinal);
         return claim;
     }
 

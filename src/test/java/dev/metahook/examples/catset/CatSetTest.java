@@ -52,7 +52,7 @@ class CatSetTest {
     @Test
     void finalizedOnceNoPodIsLeftKeepingTheClaimsForTheGarbageCollector() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
-        request.with("children").with("Pod.v1").removeAll();
+        request.withObjectProperty("children").withObjectProperty("Pod.v1").removeAll();
         JsonNode answer = post(server, "/catset/finalize", CanonicalJson.bytes(request));
         assertTrue(answer.get("finalized").booleanValue());
         assertEquals(List.of("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2"), names(answer));
@@ -83,7 +83,7 @@ class CatSetTest {
         assertEquals(Json.parse("{\"replicas\":3,\"readyReplicas\":3,\"observedGeneration\":1}".getBytes()), status);
 
         ObjectNode scaled = manifest("catset", "my-catset.yaml");
-        scaled.with("spec").put("replicas", 1);
+        scaled.withObjectProperty("spec").put("replicas", 1);
         simulation.edit(scaled);
         simulation.pass(parent, true);
         assertEquals(List.of("nginx-backend-0", "nginx-backend-1"), pods(simulation), "the highest ordinal goes first");
@@ -93,7 +93,7 @@ class CatSetTest {
                 "claims outlive a scale-down");
 
         ObjectNode back = manifest("catset", "my-catset.yaml");
-        back.with("spec").put("replicas", 2);
+        back.withObjectProperty("spec").put("replicas", 2);
         simulation.edit(back);
         assertTrue(simulation.converge(parent, 10, true).converged());
         simulation.delete(parent);
@@ -115,13 +115,13 @@ class CatSetTest {
     void theAnswerListsThePodsHighestOrdinalFirstAsRollingRecreateRollsThem() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
         request.put("finalizing", false);
-        request.with("parent").with("metadata").remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
-        request.with("parent").with("spec").put("replicas", 12);
-        ObjectNode pods = request.with("children").with("Pod.v1");
+        request.withObjectProperty("parent").withObjectProperty("metadata").remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
+        request.withObjectProperty("parent").withObjectProperty("spec").put("replicas", 12);
+        ObjectNode pods = request.withObjectProperty("children").withObjectProperty("Pod.v1");
         ObjectNode first = (ObjectNode) pods.elements().next();
         for (int ordinal = 1; ordinal <= 11; ordinal++) {
             ObjectNode pod = first.deepCopy();
-            pod.with("metadata").put("name", "nginx-backend-" + ordinal);
+            pod.withObjectProperty("metadata").put("name", "nginx-backend-" + ordinal);
             pods.set("nginx-backend-" + ordinal, pod);
         }
         List<String> order = new ArrayList<>();
@@ -141,8 +141,8 @@ class CatSetTest {
     void anInvalidSpecKeepsEveryChildAndStalls() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
         request.put("finalizing", false);
-        request.with("parent").with("metadata").remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
-        request.with("parent").with("spec").put("replicas", "three");
+        request.withObjectProperty("parent").withObjectProperty("metadata").remove(List.of("deletionTimestamp", "deletionGracePeriodSeconds"));
+        request.withObjectProperty("parent").withObjectProperty("spec").put("replicas", "three");
         JsonNode answer = post(server, "/catset/sync", CanonicalJson.bytes(request));
         assertEquals(List.of("nginx-backend-0", "www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2"), names(answer));
         assertEquals("InvalidSpec", answer.at("/status/conditions/2/reason").asText());

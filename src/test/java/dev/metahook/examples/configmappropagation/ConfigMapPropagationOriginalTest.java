@@ -199,7 +199,7 @@ class ConfigMapPropagationOriginalTest {
     @Test
     void aSpecWithoutTargetNamespacesChangesNothing() {
         ObjectNode parent = parent();
-        parent.with("spec").remove("targetNamespaces");
+        parent.withObjectProperty("spec").remove("targetNamespaces");
         Answer answer = sync(V1, parent, source(DATA), observed("one", DATA));
         assertStalledKeepingEverything(List.of(lastApplied("one", DATA)), "InvalidSpec", answer, null);
     }
@@ -208,7 +208,7 @@ class ConfigMapPropagationOriginalTest {
     @Test
     void aSpecWithoutASourceNameChangesNothing() {
         ObjectNode parent = parent("one");
-        parent.with("spec").remove("sourceName");
+        parent.withObjectProperty("spec").remove("sourceName");
         Answer answer = sync(V1, parent, source(DATA), observed("one", DATA));
         assertStalledKeepingEverything(List.of(lastApplied("one", DATA)), "InvalidSpec", answer, null);
     }
@@ -227,8 +227,8 @@ class ConfigMapPropagationOriginalTest {
     /** The original's spec: the source and the namespaces listed. */
     private static ObjectNode parent(String... namespaces) {
         ObjectNode parent = OriginalAnswers.manifest("examples/configmappropagation/configmappropagation.yaml");
-        parent.with("metadata").put("uid", UID);
-        ObjectNode spec = parent.with("spec");
+        parent.withObjectProperty("metadata").put("uid", UID);
+        ObjectNode spec = parent.withObjectProperty("spec");
         spec.remove("targetNamespaceSelector");
         ArrayNode list = spec.putArray("targetNamespaces");
         for (String namespace : namespaces) {
@@ -255,7 +255,7 @@ class ConfigMapPropagationOriginalTest {
     /** A copy as Metacontroller applied it: with the controller-uid label of the generated selector. */
     private static ObjectNode lastApplied(String namespace, JsonNode data) {
         ObjectNode copy = copy(namespace, data);
-        copy.with("metadata").putObject("labels").put("controller-uid", UID);
+        copy.withObjectProperty("metadata").putObject("labels").put("controller-uid", UID);
         return copy;
     }
 

@@ -63,7 +63,7 @@ class ConfigMapPropagationTest {
                 "only the source ConfigMap, as the original asks");
         ObjectNode request = sync(List.of(), source());
         request.set("parent", listing("one", "two", "three"));
-        request.with("related").remove("Namespace.v1");
+        request.withObjectProperty("related").remove("Namespace.v1");
         JsonNode answer = post("/configmappropagation/sync", request);
         assertEquals(List.of("one/settings", "three/settings", "two/settings"), names(answer));
         for (JsonNode copy : answer.get("children")) {
@@ -76,7 +76,7 @@ class ConfigMapPropagationTest {
 
     private static ObjectNode listing(String... namespaces) {
         ObjectNode parent = parent();
-        ObjectNode spec = parent.with("spec");
+        ObjectNode spec = parent.withObjectProperty("spec");
         spec.remove("targetNamespaceSelector");
         for (String namespace : namespaces) {
             spec.withArray("targetNamespaces").add(namespace);
@@ -115,7 +115,7 @@ class ConfigMapPropagationTest {
     @Test
     void relatedGroupsTheControllerDoesNotReadAreIgnored() {
         ObjectNode request = sync(List.of(), source(), namespace("one"));
-        request.with("related").putObject("Secret.v1").putObject("original/token").put("apiVersion", "v1").put("kind", "Secret")
+        request.withObjectProperty("related").putObject("Secret.v1").putObject("original/token").put("apiVersion", "v1").put("kind", "Secret")
                 .putObject("metadata").put("name", "token").put("namespace", "original");
         assertEquals(List.of("one/settings"), names(post("/configmappropagation/sync", request)));
     }
@@ -131,7 +131,7 @@ class ConfigMapPropagationTest {
     @Test
     void aRelatedObjectThatIsNotAnObjectIsABadRequestThatChangesNothing() {
         ObjectNode request = sync(List.of(observedCopy("one")), source(), namespace("one"));
-        request.with("related").with("ConfigMap.v1").put("original/settings", "not an object");
+        request.withObjectProperty("related").withObjectProperty("ConfigMap.v1").put("original/settings", "not an object");
         server.post("/configmappropagation/sync", CanonicalJson.bytes(request))
                 .statusCode(400).contentType("application/problem+json")
                 .body("pointer", equalTo("/related/ConfigMap.v1/original~1settings"));
@@ -141,8 +141,8 @@ class ConfigMapPropagationTest {
     void aRelatedObjectUnderAnotherNameIsABadRequest() {
         ObjectNode request = sync(List.of(observedCopy("one")), null, namespace("one"));
         ObjectNode impostor = source();
-        impostor.with("metadata").put("name", "other");
-        request.with("related").with("ConfigMap.v1").set("original/settings", impostor);
+        impostor.withObjectProperty("metadata").put("name", "other");
+        request.withObjectProperty("related").withObjectProperty("ConfigMap.v1").set("original/settings", impostor);
         server.post("/configmappropagation/sync", CanonicalJson.bytes(request))
                 .statusCode(400).contentType("application/problem+json")
                 .body("detail", containsString("original/settings"));
@@ -151,7 +151,7 @@ class ConfigMapPropagationTest {
     @Test
     void aRelatedMapKeyedUnlikeChildrenIsABadRequest() {
         ObjectNode request = sync(List.of(), source(), namespace("one"));
-        request.with("related").putObject("Namespaces").putObject("one");
+        request.withObjectProperty("related").putObject("Namespaces").putObject("one");
         server.post("/configmappropagation/sync", CanonicalJson.bytes(request))
                 .statusCode(400).contentType("application/problem+json")
                 .body("pointer", equalTo("/related/Namespaces"));
@@ -180,7 +180,7 @@ class ConfigMapPropagationTest {
 
     private static ObjectNode parent() {
         ObjectNode parent = StoredObjects.manifest("examples/configmappropagation/configmappropagation.yaml");
-        parent.with("metadata").put("uid", UID).put("generation", 1).put("resourceVersion", "1000")
+        parent.withObjectProperty("metadata").put("uid", UID).put("generation", 1).put("resourceVersion", "1000")
                 .put("creationTimestamp", "2026-11-29T10:00:00Z");
         return parent;
     }

@@ -101,7 +101,7 @@ class ServicePerPodOriginalTest {
     @Test
     void aNewLabelKeyChangesEverySelector() {
         ObjectNode target = statefulSet(2, "80:8080");
-        target.with("metadata").with("annotations").put("service-per-pod-label", "statefulset.kubernetes.io/pod-name");
+        target.withObjectProperty("metadata").withObjectProperty("annotations").put("service-per-pod-label", "statefulset.kubernetes.io/pod-name");
         Answer answer = sync(V1, target, service(0, "pod-name", 80, 8080), service(1, "pod-name", 80, 8080));
         assertChildren(services(2, "statefulset.kubernetes.io/pod-name", 80, 8080), answer, NAMESPACE);
     }
@@ -154,7 +154,7 @@ class ServicePerPodOriginalTest {
     @Test
     void aStatefulSetWithoutReplicasIsReadAsTheApiServerDefaultsIt() {
         ObjectNode target = statefulSet(3, "80:8080");
-        target.with("spec").remove("replicas");
+        target.withObjectProperty("spec").remove("replicas");
         Answer answer = sync(V1, target);
         assertChildren(services(1, "pod-name", 80, 8080), answer, NAMESPACE);
     }
@@ -198,8 +198,8 @@ class ServicePerPodOriginalTest {
 
     private static ObjectNode statefulSet(int replicas, String ports) {
         ObjectNode target = OriginalAnswers.manifest("examples/service-per-pod/my-statefulset.yaml");
-        target.with("spec").put("replicas", replicas);
-        target.with("metadata").with("annotations").put("service-per-pod-ports", ports);
+        target.withObjectProperty("spec").put("replicas", replicas);
+        target.withObjectProperty("metadata").withObjectProperty("annotations").put("service-per-pod-ports", ports);
         return target;
     }
 

@@ -45,7 +45,7 @@ class ServicePerPodTest {
     @Test
     void aScaleDownTakesTheServicesOfThePodsThatWent() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
-        request.with("object").with("spec").put("replicas", 1);
+        request.withObjectProperty("object").withObjectProperty("spec").put("replicas", 1);
         assertEquals(List.of("nginx-0"), names(post(server, "/service-per-pod/sync", CanonicalJson.bytes(request))));
     }
 
@@ -53,11 +53,11 @@ class ServicePerPodTest {
     void finalizeAsksForNoServicesAndIsDoneWhenNoneIsLeft() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
         request.put("finalizing", true);
-        request.with("object").with("metadata").with("annotations").remove("service-per-pod-label");
+        request.withObjectProperty("object").withObjectProperty("metadata").withObjectProperty("annotations").remove("service-per-pod-label");
         JsonNode working = post(server, "/service-per-pod/finalize", CanonicalJson.bytes(request));
         assertEquals(List.of(), names(working));
         assertFalse(working.get("finalized").booleanValue());
-        request.with("attachments").with("Service.v1").removeAll();
+        request.withObjectProperty("attachments").withObjectProperty("Service.v1").removeAll();
         JsonNode done = post(server, "/service-per-pod/finalize", CanonicalJson.bytes(request));
         assertEquals(Json.parse("{\"attachments\":[],\"finalized\":true}".getBytes()), done);
     }
@@ -65,7 +65,7 @@ class ServicePerPodTest {
     @Test
     void aBadPortsAnnotationKeepsTheServicesAsTheyWere() {
         ObjectNode request = (ObjectNode) Fixtures.json(FIXTURE + ".request.json");
-        request.with("object").with("metadata").with("annotations").put("service-per-pod-ports", "80:http");
+        request.withObjectProperty("object").withObjectProperty("metadata").withObjectProperty("annotations").put("service-per-pod-ports", "80:http");
         JsonNode answer = post(server, "/service-per-pod/sync", CanonicalJson.bytes(request));
         assertEquals(asUpstreamWritesIt(Fixtures.json(FIXTURE + ".response.json"), "attachments").get("attachments"),
                 withoutDecoratorAnnotation(asUpstreamWritesIt(answer, "attachments").get("attachments")));
@@ -98,7 +98,7 @@ class ServicePerPodTest {
         assertEquals(writes, store.writes(), "a second sync changes nothing");
 
         ObjectNode scaled = store.get(statefulSet).orElseThrow();
-        scaled.with("spec").put("replicas", 2);
+        scaled.withObjectProperty("spec").put("replicas", 2);
         store.update(scaled);
         decorator.sync(statefulSet);
         assertEquals(List.of("nginx-0", "nginx-1"), services(store));
