@@ -46,7 +46,7 @@ class InitTemplatesTest {
             String file = written.get(Path.of(block.getKey()));
             assertTrue(file != null, "README shows " + SHOWN + block.getKey() + ", which init does not write");
             assertEquals(block.getValue(), file, "README's " + SHOWN + block.getKey()
-                    + " and init's template (src/main/resources/dev/metahook/cli/init/) differ: change both");
+                    + " and init's template differ: bash src/it/init/templates-from-readme rewrites the templates from README");
         }
         Set<String> sources = new TreeSet<>();
         written.keySet().stream().map(Path::toString).filter(p -> p.endsWith(".java") || p.endsWith(".yaml")).forEach(sources::add);
