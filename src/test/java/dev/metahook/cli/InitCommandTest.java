@@ -114,6 +114,30 @@ class InitCommandTest {
         assertTrue(Class.forName("com.acme.hello.SaluteControllerTest", false, compiled).getDeclaredMethods().length >= 2);
     }
 
+    /** The command line as a user runs it: {@code java -jar metahook.jar init DIR}, exit 0 and one line, or exit 2 and one line. */
+    @Test
+    void runsFromTheCommandLine() throws Exception {
+        Path project = temp.resolve("cli");
+        Process made = main("init", project.toString(), "--metahook-version", "0.1.0-SNAPSHOT");
+        String output = new String(made.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(made.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, made.exitValue(), output);
+        assertEquals("init: wrote 9 files to " + project + " (cd " + project + " && mvn verify)\n", output);
+        assertTrue(Files.isRegularFile(project.resolve("src/main/java/example/GreetingService.java")));
+        Process again = main("init", project.toString(), "--metahook-version", "0.1.0-SNAPSHOT");
+        String refused = new String(again.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(again.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, again.exitValue(), refused);
+        assertEquals("metahook: " + project + " is not empty: init writes a new project into a new or empty directory\n", refused);
+    }
+
+    private static Process main(String... args) throws IOException {
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
     @Test
     void refusesADirectoryThatIsNotEmptyAndLeavesItAlone() throws IOException {
         Path mine = Files.writeString(temp.resolve("notes.txt"), "mine");
