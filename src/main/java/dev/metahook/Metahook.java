@@ -17,8 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves controllers the way metahook's own service does: configuration from the environment
  * (port, TLS, auth, limits: docs/configuration.md), {@code /healthz}, {@code /readyz},
- * {@code /metrics}, one log line per call, and a graceful shutdown on SIGTERM. A service of one's
- * own is one line:
+ * {@code /metrics} (a service's own meters go on {@link HookServer#meterRegistry()}), one log line
+ * per call, and a graceful shutdown on SIGTERM. Logging is the service's too ({@code LOG_LEVEL},
+ * {@code LOG_FORMAT=json}: {@link LogConfiguration}, which Logback applies unless the application
+ * brings a configuration of its own), and a line a controller logs during a call carries the call's
+ * controller, hook, parent and generation in the MDC. A service of one's own is one line:
  *
  * <pre>{@code
  * public static void main(String[] args) {

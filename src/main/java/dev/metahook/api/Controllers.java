@@ -1,6 +1,9 @@
 package dev.metahook.api;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Map;
@@ -78,25 +81,34 @@ public final class Controllers {
         private Builder() {
         }
 
-        /** Serves a CompositeController's hooks under {@code /<name>/...}; it declares no child resources. */
-        public <P extends HasMetadata> Builder composite(String name, Class<P> parentType, CompositeController<P, ?> controller) {
+        /**
+         * Serves a CompositeController's hooks under {@code /<name>/...}; it declares no child resources.
+         * {@code S}, the status type, is inferred, from a lambda's {@code Result} too.
+         *
+         * @throws IllegalArgumentException when the parent type lacks {@code @Group} or {@code @Version}
+         */
+        public <P extends HasMetadata, S> Builder composite(String name, Class<P> parentType, CompositeController<P, S> controller) {
             return composite(name, parentType, controller, Declaration.none());
         }
 
         /** Serves a CompositeController's hooks under {@code /<name>/...}, with its child resources and settings. */
-        public <P extends HasMetadata> Builder composite(String name, Class<P> parentType, CompositeController<P, ?> controller,
-                                                         Declaration declaration) {
+        public <P extends HasMetadata, S> Builder composite(String name, Class<P> parentType, CompositeController<P, S> controller,
+                                                            Declaration declaration) {
             return add(new Registration(name, Kind.COMPOSITE, parentType, controller, declaration));
         }
 
-        /** Serves a DecoratorController's hooks under {@code /<name>/...}; it declares no attachments. */
-        public <T extends HasMetadata> Builder decorator(String name, Class<T> targetType, DecoratorController<T, ?> controller) {
+        /**
+         * Serves a DecoratorController's hooks under {@code /<name>/...}; it declares no attachments.
+         *
+         * @throws IllegalArgumentException when the target type lacks {@code @Group} or {@code @Version}
+         */
+        public <T extends HasMetadata, S> Builder decorator(String name, Class<T> targetType, DecoratorController<T, S> controller) {
             return decorator(name, targetType, controller, Declaration.none());
         }
 
         /** Serves a DecoratorController's hooks under {@code /<name>/...}, with its attachments, selectors and settings. */
-        public <T extends HasMetadata> Builder decorator(String name, Class<T> targetType, DecoratorController<T, ?> controller,
-                                                         Declaration declaration) {
+        public <T extends HasMetadata, S> Builder decorator(String name, Class<T> targetType, DecoratorController<T, S> controller,
+                                                            Declaration declaration) {
             return add(new Registration(name, Kind.DECORATOR, targetType, controller, declaration));
         }
 
@@ -125,10 +137,30 @@ public final class Controllers {
                 throw new IllegalArgumentException("controller name '" + registration.name()
                         + "' must be lower-case letters, digits and dashes: it becomes a URL path");
             }
+            apiVersionOf(registration);
             if (byName.putIfAbsent(registration.name(), registration) != null) {
                 throw new IllegalArgumentException("two controllers are named '" + registration.name() + "'");
             }
             return this;
+        }
+
+        /**
+         * The type says which apiVersion Metacontroller sends, through fabric8's annotations; without
+         * them every call would be refused as the wrong kind. GenericKubernetesResource takes any.
+         */
+        private static void apiVersionOf(Registration registration) {
+            Class<?> type = registration.type();
+            if (type == GenericKubernetesResource.class) {
+                return;
+            }
+            boolean group = type.isAnnotationPresent(Group.class);
+            boolean version = type.isAnnotationPresent(Version.class);
+            if (!group || !version) {
+                throw new IllegalArgumentException("controller " + registration.name() + ": " + type.getName() + " has no "
+                        + (group ? "@Version" : version ? "@Group" : "@Group or @Version")
+                        + "; annotate it with @Group(\"example.com\") and @Version(\"v1\") from io.fabric8.kubernetes.model.annotation"
+                        + " (its CRD's group and version), so that the apiVersion Metacontroller sends for it is known");
+            }
         }
     }
 }

@@ -25,8 +25,16 @@ import java.util.Set;
  *
  * <p>A result without {@link #withStatus} leaves the parent's status as it is: the engine sends a
  * composite parent's observed status back (Metacontroller would otherwise wipe it), and leaves the
- * field out for a decorator. Call {@code withStatus} last in a chain, or give the type:
- * {@code Result.<MyStatus>of(child)}.
+ * field out for a decorator. The status type follows from where the chain ends: a chain that ends in
+ * {@code deletingUnlisted()}, {@code deleting(...)}, {@code resyncAfter(...)} or
+ * {@code withStatus(...)} takes the type the method returns, so
+ * {@code return Result.of(children).deletingUnlisted();} compiles in a {@code sync} that returns
+ * {@code Result<MyStatus>}.
+ *
+ * <p>{@link #withLabel}, {@link #removingLabel}, {@link #withAnnotation} and {@link #removingAnnotation}
+ * are a DecoratorController's: Metacontroller's composite response has no such fields, so a composite
+ * answer that uses them is refused ({@code 500}, violation {@code unknown-field}) rather than sent
+ * with the labels silently dropped.
  */
 public final class Result<S> {
     private final List<HasMetadata> objects;
@@ -79,47 +87,47 @@ public final class Result<S> {
     }
 
     /** Ask Metacontroller to call again after this delay, even if nothing changes. */
-    public Result<S> resyncAfter(Duration delay) {
+    public <T extends S> Result<T> resyncAfter(Duration delay) {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("resync delay is negative: " + delay);
         }
-        return new Result<>(objects, keepsObserved, status, delay, deletions, deletesUnlisted, labels, annotations);
+        return new Result<>(objects, keepsObserved, narrowed(), delay, deletions, deletesUnlisted, labels, annotations);
     }
 
     /** These observed objects go away. */
-    public Result<S> deleting(HasMetadata... observed) {
+    public <T extends S> Result<T> deleting(HasMetadata... observed) {
         return deleting(Arrays.stream(observed).map(ChildId::of).toList());
     }
 
-    public Result<S> deleting(Collection<ChildId> observed) {
+    public <T extends S> Result<T> deleting(Collection<ChildId> observed) {
         Set<ChildId> all = new LinkedHashSet<>(deletions);
         all.addAll(observed);
-        return new Result<>(objects, keepsObserved, status, resyncAfter, Set.copyOf(all), deletesUnlisted, labels, annotations);
+        return new Result<>(objects, keepsObserved, narrowed(), resyncAfter, Set.copyOf(all), deletesUnlisted, labels, annotations);
     }
 
     /** Every observed object that is not among the desired ones goes away. */
-    public Result<S> deletingUnlisted() {
-        return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, true, labels, annotations);
+    public <T extends S> Result<T> deletingUnlisted() {
+        return new Result<>(objects, keepsObserved, narrowed(), resyncAfter, deletions, true, labels, annotations);
     }
 
     /** Decorators only: sets a label on the target. */
-    public Result<S> withLabel(String key, String value) {
-        return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, with(labels, key, value), annotations);
+    public <T extends S> Result<T> withLabel(String key, String value) {
+        return new Result<>(objects, keepsObserved, narrowed(), resyncAfter, deletions, deletesUnlisted, with(labels, key, value), annotations);
     }
 
     /** Decorators only: removes a label from the target. */
-    public Result<S> removingLabel(String key) {
-        return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, with(labels, key, null), annotations);
+    public <T extends S> Result<T> removingLabel(String key) {
+        return new Result<>(objects, keepsObserved, narrowed(), resyncAfter, deletions, deletesUnlisted, with(labels, key, null), annotations);
     }
 
     /** Decorators only: sets an annotation on the target. */
-    public Result<S> withAnnotation(String key, String value) {
-        return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, value));
+    public <T extends S> Result<T> withAnnotation(String key, String value) {
+        return new Result<>(objects, keepsObserved, narrowed(), resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, value));
     }
 
     /** Decorators only: removes an annotation from the target. */
-    public Result<S> removingAnnotation(String key) {
-        return new Result<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, null));
+    public <T extends S> Result<T> removingAnnotation(String key) {
+        return new Result<>(objects, keepsObserved, narrowed(), resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, null));
     }
 
     /** The desired objects the controller built (observed ones it keeps are added by the engine). */
@@ -155,6 +163,16 @@ public final class Result<S> {
     /** Annotations to set on the target; a null value removes the annotation. */
     public Map<String, String> annotations() {
         return annotations;
+    }
+
+    /**
+     * The status as the narrower type a chain's target asks for. Sound as long as no status is set
+     * (the usual chain: {@code of}, then {@code deleting...}, then {@code withStatus} last) or the
+     * status type is final, as a record is; {@code withStatus} itself always retypes soundly.
+     */
+    @SuppressWarnings("unchecked")
+    private <T extends S> T narrowed() {
+        return (T) status;
     }
 
     private static Map<String, String> with(Map<String, String> map, String key, String value) {

@@ -157,15 +157,23 @@ public final class AnswerRules {
         }
     }
 
+    /** The way out, said once per child: an observed child returned as read carries every server field. */
+    static final String START_FROM_LAST_APPLIED = " (to keep an observed child as it is, return"
+            + " context.children().lastApplied(Type.class, name), which leaves these fields out, instead of the child as read)";
+
     private static void serverFields(JsonNode child, String what, List<Breach> breaches) {
+        List<String> fields = new ArrayList<>();
         if (child.has("status")) {
-            breaches.add(new Breach("server-field", what + ": sets status, which the API server manages (Metacontroller reverts it)"));
+            fields.add("status, which the API server manages (Metacontroller reverts it)");
         }
         JsonNode metadata = child.path("metadata");
         for (String field : SERVER_METADATA) {
             if (metadata.has(field)) {
-                breaches.add(new Breach("server-field", what + ": sets metadata." + field + ", which the API server manages"));
+                fields.add("metadata." + field + ", which the API server manages");
             }
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            breaches.add(new Breach("server-field", what + ": sets " + fields.get(i) + (i == 0 ? START_FROM_LAST_APPLIED : "")));
         }
     }
 

@@ -6,7 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Values worked out once and kept for the calls that come with the same key, within a budget: at
  * {@code capacity} entries or {@code capacityWeight} of weight it starts over, and an entry heavier
- * than an eighth of the budget is never kept. Read without a lock; written under one.
+ * than an eighth of the budget is never kept. The weight of an entry is the heap it keeps, estimated
+ * as the memory budget estimates a call's ({@link dev.metahook.wire.JsonCensus}), never a text's
+ * length: the caches are part of the heap the budget leaves to the service. Read without a lock;
+ * written under one.
  */
 final class BoundedCache<K, V> {
     private final int capacity;
@@ -36,6 +39,11 @@ final class BoundedCache<K, V> {
         if (entries.putIfAbsent(key, value) == null) {
             weight += entryWeight;
         }
+    }
+
+    /** The weight of the values kept. */
+    synchronized long weight() {
+        return weight;
     }
 
     /** How many values are kept. */

@@ -38,7 +38,8 @@ final class Guards {
         List<Breach> breaches = new ArrayList<>(AnswerRules.children(desired, owner));
         if (!owner.decorator() && (!result.labels().isEmpty() || !result.annotations().isEmpty())) {
             breaches.add(new Breach("unknown-field", "the result sets labels or annotations, which only a DecoratorController can answer"
-                    + " (a CompositeController's response has no such fields: Metacontroller would drop them)"));
+                    + " (a CompositeController's response has no such fields: Metacontroller would drop them;"
+                    + " label the children instead, or serve it as a decorator)"));
         }
         Set<ObjectId> desiredIds = new HashSet<>();
         desired.forEach(child -> desiredIds.add(AnswerRules.id(child, owner.namespace())));

@@ -61,7 +61,9 @@ public final class HookEngine {
         } catch (MalformedRequestException e) {
             return badRequest(e);
         }
-        return dispatch(registration, hook, request).about(request.facts());
+        Decoded decoded = request;
+        return CallMdc.around(registration.name(), hook.segment(), request.facts(), () -> dispatch(registration, hook, decoded))
+                .about(request.facts());
     }
 
     /** A request read for its hook (one of the three is set), and what it is about. */

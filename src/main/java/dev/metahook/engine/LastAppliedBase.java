@@ -9,6 +9,7 @@ import com.flipkart.zjsonpatch.JsonDiff;
 import com.flipkart.zjsonpatch.JsonPatch;
 import dev.metahook.wire.GroupKey;
 import dev.metahook.wire.Json;
+import dev.metahook.wire.JsonCensus;
 import dev.metahook.wire.ObjectMap;
 import dev.metahook.wire.ObservedObject;
 import java.util.EnumSet;
@@ -43,15 +44,16 @@ final class LastAppliedBase {
     /**
      * The typed round trip of each annotation, made once: the same children come with the same
      * annotation on every call, and converting it twice cost a tenth of a Database sync. The trees are
-     * shared and only ever read. Bounded like the controller trees: at {@link #CAPACITY} entries or
-     * {@link #CAPACITY_CHARS} characters of annotation it starts over; a larger annotation is never kept.
+     * shared and only ever read. Bounded like the controller trees, by heap: at {@link #CAPACITY}
+     * entries or {@link #CAPACITY_BYTES} of estimated heap (the annotation kept in the key and the typed
+     * tree, {@link JsonCensus}) it starts over; an entry heavier than an eighth of that is never kept.
      */
     static final class TypedForms {
         static final int CAPACITY = 256;
-        static final long CAPACITY_CHARS = 2L * 1024 * 1024;
+        static final long CAPACITY_BYTES = 4L * 1024 * 1024;
         private static final ObjectNode UNREADABLE = Json.object();
 
-        private final BoundedCache<TypedKey, ObjectNode> forms = new BoundedCache<>(CAPACITY, CAPACITY_CHARS);
+        private final BoundedCache<TypedKey, ObjectNode> forms = new BoundedCache<>(CAPACITY, CAPACITY_BYTES);
 
         /** The typed round trip of {@code base}, the tree {@code key} describes; null when it cannot be read as its type. */
         ObjectNode of(TypedKey key, ObjectNode base) {
@@ -59,7 +61,7 @@ final class LastAppliedBase {
             if (known == null) {
                 ObjectNode typed = roundTrip(base, key.type());
                 known = typed == null ? UNREADABLE : typed;
-                forms.keep(key, known, key.lastApplied().length());
+                forms.keep(key, known, keyWeight(key) + (typed == null ? 0 : JsonCensus.treeBytes(typed)));
             }
             return known == UNREADABLE ? null : known;
         }
@@ -68,17 +70,23 @@ final class LastAppliedBase {
         int size() {
             return forms.size();
         }
+
+        /** The estimated heap of the round trips kept. */
+        long weight() {
+            return forms.weight();
+        }
     }
 
     /**
      * The answers fitted so far, by what decides them: the controller's child, the typed round trip's
      * key and the observed object's bytes. On a resync the same controller builds the same children
      * from the same observed objects, and fitting them again (parsing the annotation and the observed
-     * object, a diff and a patch) cost a quarter of a Database sync. Bounded as {@link TypedForms}.
+     * object, a diff and a patch) cost a quarter of a Database sync. Bounded as {@link TypedForms}, by
+     * the estimated heap of the key (annotation, the controller's child, the observed bytes) and the answer.
      */
     static final class Fits {
         static final int CAPACITY = 256;
-        static final long CAPACITY_BYTES = 4L * 1024 * 1024;
+        static final long CAPACITY_BYTES = 8L * 1024 * 1024;
         private static final ObjectNode SAME = Json.object();
 
         private record Key(TypedKey typed, ObjectNode desired, ObservedObject.Bytes observed) {
@@ -93,8 +101,11 @@ final class LastAppliedBase {
                 return known == SAME ? desired : known.deepCopy();
             }
             ObjectNode answer = fitted.get();
-            answers.keep(new Key(typed, desired.deepCopy(), observed.copy()), answer == desired ? SAME : answer.deepCopy(),
-                    2L * typed.lastApplied().length() + observed.length());
+            long desiredBytes = JsonCensus.treeBytes(desired);
+            long weight = keyWeight(typed) + desiredBytes + observed.length() + (answer == desired ? 0 : JsonCensus.treeBytes(answer));
+            if (weight <= CAPACITY_BYTES / 8) {
+                answers.keep(new Key(typed, desired.deepCopy(), observed.copy()), answer == desired ? SAME : answer.deepCopy(), weight);
+            }
             return answer;
         }
 
@@ -102,9 +113,19 @@ final class LastAppliedBase {
         int size() {
             return answers.size();
         }
+
+        /** The estimated heap of the answers kept. */
+        long weight() {
+            return answers.weight();
+        }
     }
 
     private LastAppliedBase() {
+    }
+
+    /** The heap a key keeps: its annotation, as a string of one byte a character (two when not Latin-1, the worst case assumed). */
+    private static long keyWeight(TypedKey key) {
+        return 2L * key.lastApplied().length() + 64;
     }
 
     /** The child to answer for {@code desired}, built by the controller as {@code type}. */

@@ -2,6 +2,7 @@ package dev.metahook.server;
 
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.Problem;
+import dev.metahook.wire.JsonCensus;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -15,10 +16,14 @@ import org.eclipse.jetty.server.HttpConfiguration;
 /**
  * Takes a hook call's body into memory, within the memory budget and within read time limits:
  * <ul>
- * <li>admission comes first: the call reserves the cost of its declared length (or, for a chunked
- * body, more as the bytes arrive) before any of the body is read, waits up to
- * {@link #ADMISSION_WAIT} for the budget, and is otherwise refused with {@code 503} and
- * {@code Retry-After};</li>
+ * <li>admission comes first: the call reserves its declared length (or, for a chunked body, more as
+ * the bytes arrive) before any of the body is read, waits up to {@link #ADMISSION_WAIT} for the
+ * budget, and is otherwise refused with {@code 503} and {@code Retry-After}; a body larger than any
+ * the budget can read is refused with {@code 413} unread;</li>
+ * <li>once read, the body is counted ({@link JsonCensus}) and the call reserves what its whole work
+ * costs ({@link MemoryBudget#cost}) before any tree is built: {@code 503} when the budget stays spent,
+ * {@code 413} when no budget of this heap could hold it, {@code 400} when it nests deeper than
+ * {@link JsonCensus#maxDepth()};</li>
  * <li>a body must keep arriving: at least {@link #MIN_BODY_RATE} bytes a second, no pause longer
  * than {@link #READ_IDLE_TIMEOUT}, all of it within {@link #BODY_DEADLINE}; otherwise {@code 408}.
  * Metacontroller sends a whole body at once and gives up on a hook after 10 s, so none of these
@@ -43,7 +48,13 @@ final class BodyIntake {
         this.maxBodySize = maxBodySize;
     }
 
-    /** The read limits, on the listener's HTTP configuration: they bound each request's body, not the keep-alive wait between requests. */
+    /**
+     * The read limits, on the listener's HTTP configuration: they bound each request's body, not the keep-alive wait between requests.
+     * Jetty 12.1 marks the minimum data rate here for removal in favour of its {@code MinimumDataRateHandler}, but that
+     * handler (12.1.12) divides the bytes all requests have read by the time this one has waited, so on a busy server it
+     * would never refuse a slow body (HttpFramingTest trickles one below the minimum).
+     */
+    @SuppressWarnings("removal")
     static void limitReads(HttpConfiguration http) {
         http.setIdleTimeout(READ_IDLE_TIMEOUT.toMillis());
         http.setMinRequestDataRate(MIN_BODY_RATE);
@@ -65,16 +76,20 @@ final class BodyIntake {
             return Intake.tooLarge();
         }
         long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
-        MemoryBudget.Reservation reservation = reserve(Math.max(declared, 0));
+        if (declared > budget.largestBody()) {
+            return unreadable(request, declared, deadline);
+        }
+        MemoryBudget.Reservation reservation = reserve(declared);
         if (reservation == null) {
             return overloaded(request, deadline);
         }
         Drain.whenWritten(request, reservation::close);
+        byte[] body;
         try {
             InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
-            return new Intake(BodyReader.read(in, declared, maxBodySize), null, Map.of());
+            body = BodyReader.read(in, declared, maxBodySize);
         } catch (BudgetSpent e) {
-            return overloaded(request, deadline);
+            return e.everFits ? overloaded(request, deadline) : unreadable(request, -1, deadline);
         } catch (BodyTimeout e) {
             return timedOut();
         } catch (HttpException.RuntimeException e) {
@@ -88,6 +103,50 @@ final class BodyIntake {
             }
             throw e;
         }
+        return body == null ? Intake.tooLarge() : admitWork(body, reservation);
+    }
+
+    /** Reserves what the work on a body read costs, before any tree is built from it; or the answer that refuses it. */
+    private Intake admitWork(byte[] body, MemoryBudget.Reservation reservation) throws IOException {
+        JsonCensus census = JsonCensus.of(body);
+        if (census.tooDeep()) {
+            return new Intake(null, HookAnswer.problem(Problem.of("malformed-request", "Malformed request", 400,
+                    "request body is not valid JSON: nested deeper than " + JsonCensus.maxDepth() + " levels (at byte "
+                            + census.deepestAt() + ")")), Map.of());
+        }
+        long cost = MemoryBudget.cost(census);
+        if (cost > budget.largestCall()) {
+            return new Intake(null, HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
+                    "answering this body would take about " + mib(cost) + " MiB of heap (" + census.values() + " JSON values, "
+                            + census.bytes() + " bytes); this service gives a call at most " + mib(budget.largestCall())
+                            + " MiB (see docs/production.md, memory model)")), Map.of());
+        }
+        try {
+            if (!reservation.work(cost, ADMISSION_WAIT)) {
+                return overloadedAfterRead();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for memory", e);
+        }
+        return new Intake(body, null, Map.of());
+    }
+
+    /**
+     * A body larger than the budget can ever read: refused with {@code 413}, its bytes read and thrown
+     * away first as for a {@code 503}, so the client sees the answer.
+     */
+    private Intake unreadable(HttpServletRequest request, long declared, long deadline) {
+        boolean discarded = discard(request, deadline);
+        HookAnswer answer = HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
+                (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
+                        + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
+                        + " bytes at most; see docs/production.md, memory model)"));
+        return new Intake(null, answer, discarded ? Map.of() : Map.of("Connection", "close"));
+    }
+
+    private static long mib(long bytes) {
+        return (bytes + (1 << 20) - 1) >> 20;
     }
 
     private MemoryBudget.Reservation reserve(long bodyBytes) throws IOException {
@@ -106,10 +165,18 @@ final class BodyIntake {
      */
     private Intake overloaded(HttpServletRequest request, long deadline) {
         boolean discarded = discard(request, deadline);
-        return new Intake(null, HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
-                "the service is answering as many calls as its memory allows; retry shortly")),
-                discarded ? Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
-                        : Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
+        return new Intake(null, overloadedAnswer(), discarded ? Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
+                : Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
+    }
+
+    /** The refusal when the body was read but the work on it finds the budget spent. */
+    private static Intake overloadedAfterRead() {
+        return new Intake(null, overloadedAnswer(), Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS)));
+    }
+
+    private static HookAnswer overloadedAnswer() {
+        return HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
+                "the service is answering as many calls as its memory allows; retry shortly"));
     }
 
     private boolean discard(HttpServletRequest request, long deadline) {
@@ -136,10 +203,13 @@ final class BodyIntake {
                 Map.of("Connection", "close"));
     }
 
-    /** The budget could not cover more of a chunked body. */
+    /** The budget could not cover more of a chunked body: for now, or ever. */
     private static final class BudgetSpent extends IOException {
-        BudgetSpent() {
+        private final boolean everFits;
+
+        BudgetSpent(boolean everFits) {
             super("memory budget spent");
+            this.everFits = everFits;
         }
     }
 
@@ -151,7 +221,7 @@ final class BodyIntake {
     }
 
     /** The body stream, checked against the deadline and, for a chunked body, against the reservation. */
-    private static final class Limited extends FilterInputStream {
+    private final class Limited extends FilterInputStream {
         private final MemoryBudget.Reservation reservation;
         private final boolean chunked;
         private final long deadline;
@@ -188,9 +258,12 @@ final class BodyIntake {
         }
 
         private void grow() throws IOException {
+            if (covered > budget.largestChunkedBody()) {
+                throw new BudgetSpent(false);
+            }
             try {
-                if (!reservation.growTo(covered, ADMISSION_WAIT)) {
-                    throw new BudgetSpent();
+                if (!reservation.growReading(covered, ADMISSION_WAIT)) {
+                    throw new BudgetSpent(true);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

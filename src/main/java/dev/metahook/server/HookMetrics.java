@@ -4,6 +4,7 @@ import dev.metahook.engine.HookAnswer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -48,6 +49,11 @@ final class HookMetrics {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
+    }
+
+    /** The registry {@code /metrics} serves; a service's own meters go here too. */
+    MeterRegistry registry() {
+        return registry;
     }
 
     void started() {

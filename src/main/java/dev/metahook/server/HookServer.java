@@ -4,6 +4,7 @@ import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.engine.Problem;
 import io.javalin.Javalin;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -85,6 +86,15 @@ public final class HookServer implements AutoCloseable {
 
     public int port() {
         return app.port();
+    }
+
+    /**
+     * The Micrometer registry {@code /metrics} serves: a meter a service registers here (a counter of
+     * its own, a gauge over a cache) is scraped with metahook's own. Names are the service's; labels
+     * should come from bounded sets, as metahook's do.
+     */
+    public MeterRegistry meterRegistry() {
+        return metrics.registry();
     }
 
     /** The port of the plain-HTTP management listener ({@code MANAGEMENT_PORT}), or -1 when there is none. */

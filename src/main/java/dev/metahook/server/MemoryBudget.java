@@ -1,40 +1,74 @@
 package dev.metahook.server;
 
+import dev.metahook.wire.JsonCensus;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The heap that hook calls in flight may take: a call reserves what its body and the work on it
- * cost before a byte of the body is read, and gives it back once its answer is written. A call
- * that finds the budget spent waits briefly, then is refused, so a storm of large bodies meets
- * {@code 503} answers instead of an {@code OutOfMemoryError}.
+ * The heap that hook calls in flight may take, and what each call costs. A call holds its share from
+ * before the first byte of its body is read until its answer is written, in two steps:
+ * <ol>
+ * <li><b>reading</b>: the body's own bytes ({@link #CHUNKED_READ} times them while a chunked body is
+ * gathered), from the reading share ({@link #READING_SHARE} of the budget); a body larger than that
+ * share is refused ({@code 413}) before it is read;</li>
+ * <li><b>working</b>: once the body is in memory its census ({@link JsonCensus}: one counting pass,
+ * nothing built) gives the cost of the whole call ({@link #cost}): the body, every tree and typed
+ * copy the call may build from it, the answer being encoded. That cost is taken from the working
+ * share and the reading share given back; a call that costs more than the whole working share is
+ * refused ({@code 413}) without waiting.</li>
+ * </ol>
+ * A call that waits for the working share holds only reading bytes, and a call that holds working
+ * bytes waits for nothing, so the two never block each other: calls are refused ({@code 503}) when the
+ * budget stays spent, never stuck. A call with a declared body that costs at most {@link #SMALL_CALL}
+ * (and an eighth of the small share) takes both steps from a share of its own ({@link #SMALL_SHARE}),
+ * or from the large shares when they have room at once, and otherwise waits for its own share behind
+ * other small calls only, so large calls never hold up a small one.
  *
- * <p>The cost of a call is its body times {@link #WORK_FACTOR} (the body, the trees parsed from it,
- * the typed objects and the answer built from them; measured on 15 MiB bodies) plus
- * {@link #PER_CALL}. The budget is {@link #HEAP_SHARE} of the heap; the rest holds the service
- * itself, its caches and the collector's room to work. A tenth of it is kept for small calls, so
- * large bodies can never hold up a small one.
+ * <p>The cost model and the measurements behind its constants are in docs/production.md
+ * ({@code src/bench/footprint} measures them).
  */
 final class MemoryBudget {
-    static final int WORK_FACTOR = 6;
+    /** What any call holds besides its body and its trees: buffers, the request, the context. */
     static final long PER_CALL = 64 * 1024;
-    static final double HEAP_SHARE = 0.5;
-    static final double SMALL_SHARE = 0.1;
-    /** A call that costs at most this is small: it tries the small calls' share first. */
+    /** How many times a call may build the nodes of its body's tree at once: the tree, and the tree of what the answer copies from it. */
+    static final int NODE_COPIES = 2;
+    /** What each JSON object of the body may cost besides its tree nodes: a typed Java object and the map of its unknown fields. */
+    static final int TYPED_OBJECT = 136;
+    /** What each array item may cost besides its slot while the array grows: the list's old and new arrays side by side. */
+    static final int ITEM_GROWTH = 4;
+    /** How many times the characters of its strings: the tree's strings are shared by typed copies; the answer holds them again as bytes. */
+    static final int STRING_COPIES = 2;
+    /** How many times the largest string is held besides, while it is parsed: the parser's buffer of chars, then the string built from it. */
+    static final int LARGEST_STRING_COPIES = 3;
+    /** How many trees of a JSON text held in a string (a last-applied annotation) a call may build: parsed, its typed form, the fitted answer. */
+    static final int EMBEDDED_COPIES = 3;
+    /** Bytes held per body byte while a chunked body is gathered: its chunks, and the array they are joined into. */
+    static final int CHUNKED_READ = 2;
+    static final double HEAP_SHARE = 0.6;
+    static final double SMALL_SHARE = 0.05;
+    static final double READING_SHARE = 0.25;
+    /** A call that costs at most this (and at most an eighth of the small share) is small: it takes the small calls' share. */
     static final long SMALL_CALL = 1024 * 1024;
     private static final int KIB = 1024;
 
-    private final Semaphore large;
     private final Semaphore small;
-    private final int largeKib;
+    private final Semaphore reading;
+    private final Semaphore working;
+    private final int smallKib;
+    private final int readingKib;
+    private final int workingKib;
+    private final int smallCallKib;
 
     MemoryBudget(long bytes) {
         int totalKib = (int) Math.min(Integer.MAX_VALUE, bytes / KIB);
-        int smallKib = (int) (totalKib * SMALL_SHARE);
-        this.largeKib = totalKib - smallKib;
-        this.large = new Semaphore(largeKib);
-        this.small = new Semaphore(smallKib);
+        this.smallKib = (int) (totalKib * SMALL_SHARE);
+        this.readingKib = (int) (totalKib * READING_SHARE);
+        this.workingKib = totalKib - smallKib - readingKib;
+        this.smallCallKib = Math.min(kib(SMALL_CALL), smallKib / 8);
+        this.small = new Semaphore(smallKib, true);
+        this.reading = new Semaphore(readingKib, true);
+        this.working = new Semaphore(workingKib, true);
     }
 
     /** The budget for this JVM: a share of the largest heap it may grow to. */
@@ -42,67 +76,138 @@ final class MemoryBudget {
         return new MemoryBudget((long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
     }
 
-    /** What a call with a body of this many bytes costs; never more than the whole budget, so any allowed body can pass alone. */
-    long cost(long bodyBytes) {
-        long bytes = PER_CALL + Math.multiplyExact(Math.max(bodyBytes, 0), (long) WORK_FACTOR);
-        return Math.min(bytes, (long) largeKib * KIB);
+    /** What a whole call with this body costs at its peak, from the body's census. */
+    static long cost(JsonCensus census) {
+        return PER_CALL + census.bytes() + NODE_COPIES * census.nodeBytes() + TYPED_OBJECT * census.objects()
+                + ITEM_GROWTH * census.items() + STRING_COPIES * census.stringBytes() + LARGEST_STRING_COPIES * census.largestString()
+                + EMBEDDED_COPIES * census.embeddedTreeBytes();
+    }
+
+    /** The largest body that can be read: a larger one is refused before it is. */
+    long largestBody() {
+        return (long) readingKib * KIB - PER_CALL;
+    }
+
+    /** The largest chunked body that can be read (it takes {@link #CHUNKED_READ} times its bytes while it is gathered). */
+    long largestChunkedBody() {
+        return largestBody() / CHUNKED_READ;
+    }
+
+    /** The largest call that can be answered: one that costs more is refused. */
+    long largestCall() {
+        return (long) workingKib * KIB;
     }
 
     /** Bytes not reserved now. */
     long available() {
-        return ((long) large.availablePermits() + small.availablePermits()) * KIB;
+        return ((long) small.availablePermits() + reading.availablePermits() + working.availablePermits()) * KIB;
     }
 
     /**
-     * Reserves the cost of a body of {@code bodyBytes}, waiting up to {@code wait}; null when the
-     * budget stayed spent.
+     * Reserves what reading a body of {@code bodyBytes} holds (-1: chunked, grown as it arrives), waiting
+     * up to {@code wait}; null when the budget stayed spent.
      */
     Reservation reserve(long bodyBytes, Duration wait) throws InterruptedException {
-        int kib = kib(cost(bodyBytes));
-        if (cost(bodyBytes) <= SMALL_CALL && small.tryAcquire(kib)) {
+        int kib = kib(PER_CALL + Math.max(bodyBytes, 0));
+        if (kib <= smallCallKib && small.tryAcquire(kib)) {
             return new Reservation(kib, 0);
         }
-        return large.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(0, kib) : null;
+        if (bodyBytes >= 0 && kib <= smallCallKib) {
+            if (reading.tryAcquire(kib)) {
+                return new Reservation(0, kib);
+            }
+            return small.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(kib, 0) : null;
+        }
+        return reading.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) ? new Reservation(0, kib) : null;
     }
 
     private static int kib(long bytes) {
         return (int) Math.min(Integer.MAX_VALUE, (bytes + KIB - 1) / KIB);
     }
 
-    /** What one call holds; grows while a body of unknown length arrives; given back once. */
+    /** What one call holds: reading bytes, then working bytes; given back once. */
     final class Reservation implements AutoCloseable {
-        private int smallKib;
-        private int largeKib;
+        private int smallHeld;
+        private int readingHeld;
+        private int workingHeld;
 
-        private Reservation(int smallKib, int largeKib) {
-            this.smallKib = smallKib;
-            this.largeKib = largeKib;
+        private Reservation(int smallHeld, int readingHeld) {
+            this.smallHeld = smallHeld;
+            this.readingHeld = readingHeld;
         }
 
-        /** Holds enough for a body of {@code bodyBytes}, waiting up to {@code wait}; false when the budget stayed spent. */
-        boolean growTo(long bodyBytes, Duration wait) throws InterruptedException {
-            int more = kib(cost(bodyBytes)) - smallKib - largeKib;
+        /**
+         * Holds enough to read {@code bodyBytes} of a chunked body, waiting up to {@code wait}; false when
+         * the budget stayed spent or the body outgrew what any body may hold.
+         */
+        synchronized boolean growReading(long bodyBytes, Duration wait) throws InterruptedException {
+            int more = kib(PER_CALL + CHUNKED_READ * bodyBytes) - smallHeld - readingHeld;
             if (more <= 0) {
                 return true;
             }
-            if (!large.tryAcquire(more, wait.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (readingHeld + more > readingKib || !reading.tryAcquire(more, wait.toNanos(), TimeUnit.NANOSECONDS)) {
                 return false;
             }
-            largeKib += more;
+            readingHeld += more;
+            return true;
+        }
+
+        /**
+         * Holds {@code cost} for the work on the body read, waiting up to {@code wait}, and gives back
+         * what reading held; false when the budget stayed spent (what reading held is kept until close).
+         */
+        synchronized boolean work(long cost, Duration wait) throws InterruptedException {
+            int kib = kib(cost);
+            if (kib > workingKib) {
+                return false;
+            }
+            if (kib <= smallCallKib) {
+                return workSmall(kib, wait);
+            }
+            return working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) && holdWorking(kib);
+        }
+
+        /** A small call works in the small share, or in the working share when it has room now, or waits for the small share. */
+        private boolean workSmall(int kib, Duration wait) throws InterruptedException {
+            int more = kib - smallHeld;
+            if (more <= 0 || small.tryAcquire(more)) {
+                return holdSmall(more);
+            }
+            if (working.tryAcquire(kib)) {
+                return holdWorking(kib);
+            }
+            return small.tryAcquire(more, wait.toNanos(), TimeUnit.NANOSECONDS) && holdSmall(more);
+        }
+
+        private boolean holdSmall(int more) {
+            smallHeld += Math.max(more, 0);
+            reading.release(readingHeld);
+            readingHeld = 0;
+            return true;
+        }
+
+        private boolean holdWorking(int kib) {
+            workingHeld = kib;
+            small.release(smallHeld);
+            reading.release(readingHeld);
+            smallHeld = 0;
+            readingHeld = 0;
             return true;
         }
 
         /** The bytes held. */
-        long bytes() {
-            return ((long) smallKib + largeKib) * KIB;
+        synchronized long bytes() {
+            return ((long) smallHeld + readingHeld + workingHeld) * KIB;
         }
 
         @Override
         public synchronized void close() {
-            small.release(smallKib);
-            large.release(largeKib);
-            smallKib = 0;
-            largeKib = 0;
+            small.release(smallHeld);
+            reading.release(readingHeld);
+            working.release(workingHeld);
+            smallHeld = 0;
+            readingHeld = 0;
+            workingHeld = 0;
         }
     }
 }

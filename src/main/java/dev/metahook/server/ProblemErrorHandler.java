@@ -2,7 +2,6 @@ package dev.metahook.server;
 
 import dev.metahook.engine.Problem;
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -22,20 +21,13 @@ final class ProblemErrorHandler extends ErrorHandler {
         return true;
     }
 
-    /** A request Jetty got far enough to build. */
+    /** Also a request that failed while its head was parsed: Jetty builds a stand-in request for its error answer. */
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause, Callback callback) {
         byte[] body = problem(code, message).toBytes();
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         response.write(true, ByteBuffer.wrap(body), callback);
-    }
-
-    /** A request that failed while its head was parsed: no request object, only the status and Jetty's reason. */
-    @Override
-    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-        fields.put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
-        return ByteBuffer.wrap(problem(status, reason).toBytes());
     }
 
     static Problem problem(int status, String reason) {

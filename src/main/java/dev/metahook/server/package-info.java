@@ -2,5 +2,10 @@
  * The HTTP side: Javalin routes for every registered controller's hooks, health endpoints, status
  * codes and problem+json, ETag and 304, body limits, keep-alive, configuration from the environment.
  * Everything about a hook's content is the engine's business.
+ *
+ * <p><b>Internal</b>, except {@link dev.metahook.server.ServerConfig}, {@link dev.metahook.server.WarmUp}
+ * and {@link dev.metahook.server.HookServer}, which a service of one's own configures and holds: the
+ * rest is not for users to import and free to change in any release (docs/writing-controllers.md,
+ * "Use metahook as a library"; InternalsTest).
  */
 package dev.metahook.server;

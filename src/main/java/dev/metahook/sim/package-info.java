@@ -7,5 +7,8 @@
  * work queue on a virtual clock, another writer that makes an update meet a 409, and the checkers
  * that drive a hook through a whole life. No HTTP server here; a hook is called over HTTP at any URL
  * or in-process.
+ *
+ * <p><b>Internal</b>: public only for the layers above; not for users to import, and free to change in
+ * any release (docs/writing-controllers.md, "Use metahook as a library"; InternalsTest).
  */
 package dev.metahook.sim;

@@ -81,6 +81,7 @@ public final class HookTester {
      * capabilities it has.
      */
     @SafeVarargs
+    @SuppressWarnings("varargs") // the array goes only to List.of, which copies it
     public static HookTester of(Controllers controllers, String name, Class<? extends HasMetadata>... childTypes) {
         Registration registration = registration(controllers, name);
         return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK);

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.io.IOException;
@@ -41,9 +42,10 @@ public final class Json {
                     .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-            // Kubernetes is written in Go, where a null list is an empty one and a list never holds a null:
-            // an explicit null list reads as empty, a null in a list is an error naming its place.
-            .withConfigOverride(List.class, list -> list.setSetterInfo(JsonSetter.Value.construct(Nulls.AS_EMPTY, Nulls.FAIL)))
+            // Kubernetes is written in Go, where a list never holds a null: a null in a list is an error
+            // naming its place; a null list of a Kubernetes object is Go's empty one (GoNullLists).
+            .withConfigOverride(List.class, list -> list.setSetterInfo(JsonSetter.Value.construct(Nulls.DEFAULT, Nulls.FAIL)))
+            .addModule(new SimpleModule("go-null-lists").setDeserializerModifier(new GoNullLists()))
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

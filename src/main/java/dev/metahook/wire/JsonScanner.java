@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
  * as much as parsing it. Not thread-safe: one scanner per body.
  */
 final class JsonScanner {
-    /** Deeper than this is refused, as Jackson's own default nesting limit does. */
-    static final int MAX_DEPTH = 1000;
+    /** Deeper than this is refused (400): Kubernetes objects nest a few tens of levels; every tree walk pays for depth. */
+    static final int MAX_DEPTH = 200;
 
     /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
     private static final boolean[] PLAIN = new boolean[256];

@@ -9,19 +9,20 @@ import java.util.Arrays;
  * each distinct text is parsed once. The trees are shared between calls, so nobody may change them.
  * A part is looked up by comparing the bytes where it starts with each text kept (a JSON object ends
  * where its text says, so bytes equal to a kept text are that text): a call that carries a known
- * controller passes over its bytes once, in that comparison. Bounded by count and by bytes: a text
- * larger than {@link #LARGEST} is parsed every time and never kept (controller objects are a few KiB;
- * a huge one must not pin its tree in memory), and when the kept texts would pass {@link #CAPACITY}
- * entries or {@link #CAPACITY_BYTES} bytes it starts over. The trees take a few times their text, so
- * the cache holds at most a few MiB of heap.
+ * controller passes over its bytes once, in that comparison. Bounded by count and by heap, weighed as
+ * the memory budget weighs a call ({@link JsonCensus}: the kept text plus its tree's estimated heap),
+ * not by text length: a text of empty objects takes thirty times its length as a tree. An entry
+ * heavier than {@link #LARGEST} is parsed every time and never kept (controller objects weigh tens of
+ * KiB; a huge one must not pin its tree in memory), and when the kept ones would pass
+ * {@link #CAPACITY} entries or {@link #CAPACITY_BYTES} of heap it starts over.
  */
 final class SharedTrees {
     static final int CAPACITY = 64;
-    static final int LARGEST = 256 * 1024;
-    static final long CAPACITY_BYTES = 2L * 1024 * 1024;
+    static final long LARGEST = 512 * 1024;
+    static final long CAPACITY_BYTES = 4L * 1024 * 1024;
 
     /** A text kept and its tree. */
-    record Kept(byte[] text, JsonNode tree) {
+    record Kept(byte[] text, JsonNode tree, long heapBytes) {
     }
 
     private volatile Kept[] kept = new Kept[0];
@@ -43,16 +44,17 @@ final class SharedTrees {
         if (found != null && found.text().length == to - from) {
             return found.tree();
         }
+        long weight = (to - from) + JsonCensus.of(body, from, to).treeBytes();
         JsonNode tree = Json.mapper().readTree(body, from, to - from);
-        if (to - from <= LARGEST) {
-            keep(new Kept(Arrays.copyOfRange(body, from, to), tree));
+        if (weight <= LARGEST) {
+            keep(new Kept(Arrays.copyOfRange(body, from, to), tree, weight));
         }
         return tree;
     }
 
     private synchronized void keep(Kept text) {
         Kept[] now = kept;
-        if (now.length >= CAPACITY || bytes(now) + text.text().length > CAPACITY_BYTES) {
+        if (now.length >= CAPACITY || bytes(now) + text.heapBytes() > CAPACITY_BYTES) {
             now = new Kept[0];
         }
         for (Kept other : now) {
@@ -69,7 +71,7 @@ final class SharedTrees {
         return kept.length;
     }
 
-    /** The bytes of the texts kept. */
+    /** The estimated heap of the texts and trees kept. */
     long bytes() {
         return bytes(kept);
     }
@@ -77,7 +79,7 @@ final class SharedTrees {
     private static long bytes(Kept[] texts) {
         long sum = 0;
         for (Kept text : texts) {
-            sum += text.text().length;
+            sum += text.heapBytes();
         }
         return sum;
     }

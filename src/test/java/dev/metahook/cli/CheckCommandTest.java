@@ -227,7 +227,7 @@ class CheckCommandTest {
     void reportsAnswersSlowerThanTheTimeout() throws Exception {
         String slow = controller("", true);
         Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
-        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 1500))) {
+        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 1100))) {
             Result slowAnswers = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3"));
             reports(slowAnswers, "too-slow");
             assertTrue(slowAnswers.output().contains("more than the 1000 ms Metacontroller waits"), slowAnswers.output());

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
@@ -24,6 +26,12 @@ final class ScriptedHook implements AutoCloseable {
     }
 
     private final HttpServer server;
+    /** Every call on a thread of its own: a slow answer holds neither the next call nor {@link #close}. */
+    private final ExecutorService calls = Executors.newCachedThreadPool(work -> {
+        Thread thread = new Thread(work, "scripted-hook");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     ScriptedHook(Function<JsonNode, Answer> script) {
         try {
@@ -42,6 +50,7 @@ final class ScriptedHook implements AutoCloseable {
             }
             exchange.close();
         });
+        server.setExecutor(calls);
         server.start();
     }
 
@@ -52,6 +61,7 @@ final class ScriptedHook implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        calls.shutdownNow();
     }
 
     /** The well-behaved answer for a Widget: its ConfigMap and a status from observed state only. */

@@ -92,22 +92,37 @@ class LastAppliedBaseTest {
     void aLargeAnnotationIsConvertedButNeverKept() {
         TypedForms forms = new TypedForms();
         ObjectNode base = service("shop", "web");
-        base.with("metadata").with("annotations").put("big", "x".repeat((int) (TypedForms.CAPACITY_CHARS / 8) + 1));
+        base.with("metadata").with("annotations").put("big", "x".repeat((int) (TypedForms.CAPACITY_BYTES / 8) + 1));
         ObjectNode typed = forms.of(key(Service.class, base, "shop"), base);
         assertEquals(base.at("/metadata/annotations/big"), typed.at("/metadata/annotations/big"));
         assertEquals(0, forms.size());
     }
 
     @Test
-    void theCharacterBudgetStartsTheStoreOver() {
+    void theHeapBudgetStartsTheStoreOver() {
         TypedForms forms = new TypedForms();
-        String padding = "y".repeat((int) (TypedForms.CAPACITY_CHARS / 8) - 1000);
+        // Each entry weighs its annotation twice (kept as the key, at most two bytes a character) and its typed tree once.
+        String padding = "y".repeat((int) (TypedForms.CAPACITY_BYTES / 8 / 3) - 2000);
         for (int i = 0; i < 9; i++) {
             ObjectNode base = service("shop", "web-" + i);
             base.with("metadata").with("annotations").put("pad", padding);
             forms.of(key(Service.class, base, "shop"), base);
+            assertTrue(forms.weight() <= TypedForms.CAPACITY_BYTES, forms.weight() + " bytes kept");
         }
-        assertTrue(forms.size() < 9, "eight large annotations fill the budget; the ninth starts over (kept " + forms.size() + ")");
+        assertTrue(forms.size() > 0 && forms.size() < 9, "eight large annotations fill the budget; the ninth starts over (kept " + forms.size() + ")");
+    }
+
+    @Test
+    void anAnnotationOfManyEmptyObjectsIsWeighedByItsTreeNotItsLength() {
+        TypedForms forms = new TypedForms();
+        ObjectNode base = service("shop", "web");
+        for (int i = 0; i < 2_000; i++) {
+            base.with("spec").with("a" + i);
+        }
+        ObjectNode generic = forms.of(key(GenericKubernetesResource.class, base, "shop"), base);
+        assertEquals(2_001, generic.at("/spec").size());
+        assertEquals(1, forms.size());
+        assertTrue(forms.weight() > 5 * base.toString().length(), forms.weight() + " for an annotation of " + base.toString().length());
     }
 
     private static List<ObservedObject> observed() {
@@ -168,6 +183,22 @@ class LastAppliedBaseTest {
         assertSame(again, fits.of(key, again, bytes, () -> {
             throw new AssertionError("kept");
         }));
+    }
+
+    @Test
+    void aChildWhoseTreeOutweighsAnEighthOfTheBudgetIsFittedButNeverKept() {
+        Fits fits = new Fits();
+        ObjectNode desired = service("shop", "web");
+        for (int i = 0; i < 20_000; i++) {
+            desired.with("spec").with("selector").putObject("k" + i);
+        }
+        AtomicInteger fitted = new AtomicInteger();
+        ObservedObject.Bytes bytes = observed().get(0).bytes();
+        fits.of(key(Service.class, service("shop", "web"), "shop"), desired, bytes, countedFit(desired, fitted));
+        fits.of(key(Service.class, service("shop", "web"), "shop"), desired, bytes, countedFit(desired, fitted));
+        assertEquals(2, fitted.get(), "a short text of 20,000 empty objects weighs about 4 MiB as trees: fitted every time");
+        assertEquals(0, fits.size());
+        assertEquals(0, fits.weight());
     }
 
     @Test

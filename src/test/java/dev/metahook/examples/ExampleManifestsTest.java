@@ -11,11 +11,11 @@ import dev.metahook.api.Controllers;
 import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
+import dev.metahook.testing.Kustomize;
 import dev.metahook.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -44,7 +43,7 @@ class ExampleManifestsTest {
                 String name = url.replaceFirst("^http://metahook\\.metahook-system/([^/]+)/sync$", "$1");
                 Registration registration = SERVED.get(name).orElseThrow(() -> new AssertionError(directory + ": " + url));
                 Set<String> declared = new TreeSet<>();
-                controller.at("/spec/hooks").fields().forEachRemaining(hook -> {
+                controller.at("/spec/hooks").properties().forEach(hook -> {
                     declared.add(hook.getKey());
                     assertEquals("http://metahook.metahook-system/" + name + "/" + hook.getKey(), hook.getValue().at("/webhook/url").asText());
                 });
@@ -91,12 +90,9 @@ class ExampleManifestsTest {
     }
 
     @Test
-    void kubectlKustomizeRendersEachExample() throws Exception {
+    void kustomizeRendersEachExample() throws Exception {
         for (String directory : DIRECTORIES) {
-            Process process = new ProcessBuilder("kubectl", "kustomize", "examples/" + directory).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-            assertEquals(0, process.exitValue(), output);
+            String output = Kustomize.build(Path.of("examples", directory));
             List<String> kinds = new ArrayList<>();
             for (JsonNode document : YAML.readValues(new YAMLFactory().createParser(output), JsonNode.class).readAll()) {
                 kinds.add(document.path("kind").asText());

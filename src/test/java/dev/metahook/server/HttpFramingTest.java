@@ -11,6 +11,8 @@ import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.wire.Json;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -121,6 +123,33 @@ class HttpFramingTest {
         String metrics = metrics();
         assertTrue(metrics.contains("code=\"408\",controller=\"widget\",hook=\"sync\",outcome=\"body-timeout\""), metrics);
         assertFalse(metrics.contains("code=\"500\""), metrics);
+    }
+
+    /**
+     * A body trickled at about 100 bytes a second, never pausing near the read idle limit, so that
+     * without the minimum body rate ({@link BodyIntake#MIN_BODY_RATE}) all of it would arrive well
+     * within the body deadline and be answered 200.
+     */
+    @Test
+    void aBodyBelowTheMinimumRateIs408BeforeItIsAllThere() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(request("POST", "/widget/sync", new byte[0], "Content-Length: " + GOOD.length));
+            int sent = 0;
+            try {
+                while (sent < GOOD.length && socket.getInputStream().available() == 0) {
+                    out.write(GOOD[sent++]);
+                    out.flush();
+                    Thread.sleep(10);
+                }
+            } catch (IOException closedByTheServer) {
+                // the answer is already there
+            }
+            assertTrue(sent < GOOD.length, "the server answered before the body was all sent");
+            problem(RawHttp.read(socket.getInputStream()), 408);
+        }
+        assertTrue(metrics().contains("code=\"408\",controller=\"widget\",hook=\"sync\",outcome=\"body-timeout\""));
     }
 
     @Test

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.metahook.wire.JsonCensus;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MemoryBudgetTest {
@@ -14,53 +18,120 @@ class MemoryBudgetTest {
     private final MemoryBudget budget = new MemoryBudget(200 * MIB);
 
     @Test
-    void aCallCostsItsBodyTimesTheWorkFactorPlusAFixedPart() {
-        assertEquals(MemoryBudget.PER_CALL + 6 * MIB, budget.cost(MIB));
-        assertEquals(MemoryBudget.PER_CALL, budget.cost(-1), "a chunked body starts with the fixed part");
+    void aCallCostsItsBodyPlusEveryCopyOfItsTreesFromTheCensus() {
+        JsonCensus census = JsonCensus.of("{\"a\":[{},{},{}],\"b\":\"xyz\"}".getBytes(StandardCharsets.UTF_8));
+        assertEquals(MemoryBudget.PER_CALL + census.bytes() + MemoryBudget.NODE_COPIES * census.nodeBytes()
+                + MemoryBudget.TYPED_OBJECT * 4 + MemoryBudget.ITEM_GROWTH * 3
+                + MemoryBudget.STRING_COPIES * census.stringBytes() + MemoryBudget.LARGEST_STRING_COPIES * census.largestString(),
+                MemoryBudget.cost(census));
     }
 
     @Test
-    void refusesWhatTheBudgetCannotHoldAndTakesItAgainOnceGivenBack() throws InterruptedException {
-        MemoryBudget.Reservation first = budget.reserve(16 * MIB, Duration.ZERO);
-        assertNotNull(first);
-        assertNull(budget.reserve(16 * MIB, Duration.ZERO), "two calls of 16 MiB cost more than 180 MiB");
+    void bytesOfEmptyObjectsCostManyTimesBytesOfOneString() {
+        byte[] objects = ("{\"a\":[" + "{},".repeat(100_000) + "{}]}").getBytes(StandardCharsets.UTF_8);
+        byte[] string = ("{\"a\":\"" + "x".repeat(objects.length - 8) + "\"}").getBytes(StandardCharsets.UTF_8);
+        assertEquals(objects.length, string.length);
+        long perByteOfObjects = MemoryBudget.cost(JsonCensus.of(objects)) / objects.length;
+        long perByteOfString = MemoryBudget.cost(JsonCensus.of(string)) / string.length;
+        assertTrue(perByteOfObjects > 10 * perByteOfString, perByteOfObjects + " vs " + perByteOfString + " per byte");
+    }
+
+    @Test
+    void theBudgetIsSplitIntoSmallReadingAndWorkingShares() {
+        assertEquals(200 * MIB, budget.available());
+        assertEquals((long) (200 * MIB * MemoryBudget.READING_SHARE) - MemoryBudget.PER_CALL, budget.largestBody(), 1024);
+        assertEquals(budget.largestBody() / MemoryBudget.CHUNKED_READ, budget.largestChunkedBody());
+        assertEquals((long) (200 * MIB * (1 - MemoryBudget.READING_SHARE - MemoryBudget.SMALL_SHARE)), budget.largestCall(), 2048);
+    }
+
+    @Test
+    void readingThenWorkingHoldsTheCostAndGivesBackTheReadingShare() throws InterruptedException {
+        MemoryBudget.Reservation call = budget.reserve(16 * MIB, Duration.ZERO);
+        assertNotNull(call);
+        assertEquals(16 * MIB + MemoryBudget.PER_CALL, call.bytes());
+        assertTrue(call.work(100 * MIB, Duration.ZERO));
+        assertEquals(100 * MIB, call.bytes(), "the working share covers the body too: the reading share is given back");
+        call.close();
+        call.close();
+        assertEquals(200 * MIB, budget.available(), "given back once, whatever the number of closes");
+    }
+
+    @Test
+    void aCallWaitingForWorkHoldsOnlyItsBodySoTheWorkingCallsFinish() throws InterruptedException {
+        MemoryBudget.Reservation first = budget.reserve(10 * MIB, Duration.ZERO);
+        assertTrue(first.work(budget.largestCall() - 10 * MIB, Duration.ZERO));
+        MemoryBudget.Reservation second = budget.reserve(10 * MIB, Duration.ZERO);
+        assertNotNull(second, "a body is still read while the working share is spent");
+        assertFalse(second.work(20 * MIB, Duration.ZERO), "its work does not fit beside the first");
         first.close();
-        first.close();
-        MemoryBudget.Reservation again = budget.reserve(16 * MIB, Duration.ZERO);
-        assertNotNull(again, "given back once, whatever the number of closes");
-        again.close();
+        assertTrue(second.work(20 * MIB, Duration.ZERO), "once the first is answered it does");
+        second.close();
         assertEquals(200 * MIB, budget.available());
     }
 
     @Test
+    void aCallCostingMoreThanTheWorkingShareNeverFits() throws InterruptedException {
+        MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+        assertFalse(call.work(budget.largestCall() + 1024, Duration.ZERO));
+        assertTrue(call.work(budget.largestCall(), Duration.ZERO));
+        call.close();
+    }
+
+    @Test
+    void readingIsRefusedWhenTheReadingShareIsSpent() throws InterruptedException {
+        MemoryBudget.Reservation first = budget.reserve(budget.largestBody(), Duration.ZERO);
+        assertNotNull(first);
+        assertNull(budget.reserve(2 * MIB, Duration.ZERO), "the reading share is spent");
+        first.close();
+        assertNotNull(budget.reserve(2 * MIB, Duration.ZERO));
+    }
+
+    @Test
     void smallCallsPassWhileLargeOnesHoldTheRest() throws InterruptedException {
-        MemoryBudget.Reservation large = budget.reserve(29 * MIB, Duration.ZERO);
-        assertNotNull(large);
-        assertNull(budget.reserve(MIB, Duration.ZERO), "the large share is spent");
-        for (int i = 0; i < 100; i++) {
-            assertNotNull(budget.reserve(10 * 1024, Duration.ZERO), "small call " + i + " uses the small share");
+        MemoryBudget.Reservation working = budget.reserve(MIB, Duration.ZERO);
+        assertTrue(working.work(budget.largestCall(), Duration.ZERO));
+        MemoryBudget.Reservation reading = budget.reserve(budget.largestBody(), Duration.ZERO);
+        assertNotNull(reading);
+        assertNull(budget.reserve(2 * MIB, Duration.ZERO), "the reading share is spent");
+        for (int i = 0; i < 20; i++) {
+            MemoryBudget.Reservation small = budget.reserve(10 * 1024, Duration.ZERO);
+            assertNotNull(small, "small call " + i + " uses the small share");
+            assertTrue(small.work(300 * 1024, Duration.ZERO), "and works in it");
         }
+        reading.close();
+        working.close();
+    }
+
+    @Test
+    void smallCallsOverflowIntoTheLargeSharesOnlyWhenTheyHaveRoomAtOnce() throws InterruptedException {
+        long smallShare = (long) (200 * MIB * MemoryBudget.SMALL_SHARE);
+        List<MemoryBudget.Reservation> held = new ArrayList<>();
+        MemoryBudget.Reservation large = budget.reserve(budget.largestBody(), Duration.ZERO);
+        for (MemoryBudget.Reservation r; (r = budget.reserve(100 * 1024, Duration.ZERO)) != null; ) {
+            held.add(r);
+        }
+        assertEquals(smallShare / (164 * 1024), held.size(), "with the reading share spent, as many small bodies as the small share holds");
+        held.get(0).close();
+        assertNotNull(budget.reserve(100 * 1024, Duration.ZERO), "a small call takes the room a small call gave back");
         large.close();
+        assertNotNull(budget.reserve(100 * 1024, Duration.ZERO), "with the small share spent, a small body is read in the reading share");
+        MemoryBudget.Reservation overflowed = budget.reserve(100 * 1024, Duration.ZERO);
+        assertTrue(overflowed.work(300 * 1024, Duration.ZERO), "and works in the working share, which has room");
+        assertEquals(300 * 1024, overflowed.bytes());
+        held.forEach(MemoryBudget.Reservation::close);
+        overflowed.close();
     }
 
     @Test
-    void anyAllowedBodyPassesAloneEvenOnASmallHeap() throws InterruptedException {
-        MemoryBudget tiny = new MemoryBudget(32 * MIB);
-        MemoryBudget.Reservation alone = tiny.reserve(16 * MIB, Duration.ZERO);
-        assertNotNull(alone);
-        assertNull(tiny.reserve(16 * MIB, Duration.ZERO));
-        alone.close();
-    }
-
-    @Test
-    void aChunkedBodyGrowsItsReservationUntilTheBudgetIsSpent() throws InterruptedException {
-        MemoryBudget.Reservation other = budget.reserve(16 * MIB, Duration.ZERO);
+    void aChunkedBodyGrowsItsReadingShareUntilItIsSpent() throws InterruptedException {
+        MemoryBudget.Reservation other = budget.reserve(budget.largestBody() / 2, Duration.ZERO);
         MemoryBudget.Reservation chunked = budget.reserve(-1, Duration.ZERO);
-        assertTrue(chunked.growTo(10 * MIB, Duration.ZERO));
-        assertTrue(chunked.bytes() >= budget.cost(10 * MIB));
-        assertFalse(chunked.growTo(16 * MIB, Duration.ZERO), "with another 16 MiB call in flight, 16 MiB more do not fit");
+        assertTrue(chunked.growReading(5 * MIB, Duration.ZERO));
+        assertTrue(chunked.bytes() >= MemoryBudget.CHUNKED_READ * 5 * MIB);
+        assertFalse(chunked.growReading(budget.largestChunkedBody(), Duration.ZERO), "beside another body, the largest does not fit");
         other.close();
-        assertTrue(chunked.growTo(16 * MIB, Duration.ZERO), "alone, it fits");
+        assertTrue(chunked.growReading(budget.largestChunkedBody(), Duration.ZERO), "alone, it does");
+        assertFalse(chunked.growReading(budget.largestChunkedBody() + MIB, Duration.ZERO), "never more than the share");
         chunked.close();
         assertEquals(200 * MIB, budget.available());
     }

@@ -30,6 +30,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 import nl.altindag.ssl.pem.util.PemUtils;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +39,16 @@ import org.junit.jupiter.api.io.TempDir;
 class TlsTest {
     private static final byte[] REQUEST = Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false));
 
+    /** One CA and its certificates for the class: three 2048-bit RSA keys are most of what these tests cost. */
+    private static Certificates certificates;
+
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void createTheCertificates(@TempDir Path certificateDir) throws Exception {
+        certificates = new Certificates(certificateDir);
+    }
 
     private static HttpClient client(Certificates certificates, boolean withClientCertificate) throws Exception {
         SSLContext context = SSLContext.getInstance("TLS");
@@ -60,7 +69,6 @@ class TlsTest {
 
     @Test
     void servesHooksOverTls() throws Exception {
-        Certificates certificates = new Certificates(dir);
         ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
         try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
             assertEquals(200, post(client(certificates, false), server, null).statusCode());
@@ -69,7 +77,6 @@ class TlsTest {
 
     @Test
     void requiresAClientCertificateSignedByTheConfiguredCa() throws Exception {
-        Certificates certificates = new Certificates(dir);
         Path token = Files.writeString(dir.resolve("token"), "s3cret");
         ServerConfig config = ServerConfig.defaults()
                 .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, certificates.caCert))
@@ -83,7 +90,6 @@ class TlsTest {
 
     @Test
     void probesAndMetricsReachThePlainManagementPortWhileHooksNeedTheClientCertificate() throws Exception {
-        Certificates certificates = new Certificates(dir);
         ServerConfig config = ServerConfig.defaults()
                 .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, certificates.caCert))
                 .withManagementPort(0);
@@ -108,7 +114,6 @@ class TlsTest {
     /** README: "HTTPS (TLS 1.2 or newer)": a client of TLS 1.2 or 1.3 gets that protocol, one that offers only TLS 1.1 is refused by the server. */
     @Test
     void speaksTls12And13AndRefusesOlderProtocols() throws Exception {
-        Certificates certificates = new Certificates(dir);
         ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
         try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
             for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {

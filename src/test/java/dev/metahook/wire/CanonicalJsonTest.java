@@ -6,17 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** The bytes a tree becomes depend on its content only, and whole numbers are integers. */
+/** The bytes a tree becomes depend on its content only, and whole numbers are integers ({@link CanonicalJsonPropertyTest}: names in code point order). */
 class CanonicalJsonTest {
 
     private static String canonical(String json) {
@@ -35,24 +29,6 @@ class CanonicalJsonTest {
         var names = new ArrayList<String>();
         Json.parse(written.getBytes(StandardCharsets.UTF_8)).fieldNames().forEachRemaining(names::add);
         assertEquals(List.of("Z", "a", "\uFF5E", "\uD83D\uDE00"), names);
-    }
-
-    /** Strings mixing ASCII, the units around the surrogates and code points above U+FFFF, ordered as their code points are. */
-    @Property(tries = 2000)
-    void ordersNamesAsTheirCodePointsDo(@ForAll("names") String a, @ForAll("names") String b) {
-        assertEquals(Integer.signum(Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray())),
-                Integer.signum(CanonicalJson.CODE_POINT_ORDER.compare(a, b)), () -> a.codePoints().boxed().toList() + " vs "
-                        + b.codePoints().boxed().toList());
-    }
-
-    @Provide
-    Arbitrary<String> names() {
-        Arbitrary<Integer> codePoints = Arbitraries.oneOf(Arbitraries.integers().between('a', 'c'),
-                Arbitraries.integers().between(0xD7FE, 0xD7FF), Arbitraries.integers().between(0xE000, 0xE001),
-                Arbitraries.integers().between(0xFFFE, 0xFFFF), Arbitraries.integers().between(0x10000, 0x10001),
-                Arbitraries.integers().between(0x10FFFF, 0x10FFFF));
-        return codePoints.list().ofMaxSize(4).map(list -> list.stream().collect(StringBuilder::new, StringBuilder::appendCodePoint,
-                StringBuilder::append).toString());
     }
 
     @Test

@@ -54,22 +54,33 @@ class SharedTreesTest {
     }
 
     @Test
-    void holdsABoundedNumberOfBytes() throws IOException {
-        String filler = "x".repeat(SharedTrees.LARGEST - 64);
+    void holdsABoundedHeap() throws IOException {
+        // A text of one string weighs about twice its length: the text kept, and the string of its tree.
+        String filler = "x".repeat((int) (SharedTrees.LARGEST / 2) - 1000);
         for (int i = 0; i < 40; i++) {
             byte[] text = ("{\"n\":" + i + ",\"a\":\"" + filler + "\"}").getBytes(StandardCharsets.UTF_8);
             assertEquals(i, trees.tree(text, 0, text.length).path("n").intValue());
+            assertTrue(trees.size() > 0, "kept");
             assertTrue(trees.bytes() <= SharedTrees.CAPACITY_BYTES, trees.bytes() + " bytes kept");
         }
     }
 
     @Test
     void neverKeepsAHugeText() throws IOException {
-        byte[] huge = ("{\"a\":\"" + "y".repeat(SharedTrees.LARGEST) + "\"}").getBytes(StandardCharsets.UTF_8);
+        byte[] huge = ("{\"a\":\"" + "y".repeat((int) SharedTrees.LARGEST) + "\"}").getBytes(StandardCharsets.UTF_8);
         JsonNode first = trees.tree(huge, 0, huge.length);
         assertEquals(SharedTrees.LARGEST, first.path("a").textValue().length());
         assertEquals(0, trees.size());
         assertEquals(0, trees.bytes());
         assertNotSame(first, trees.tree(huge, 0, huge.length));
+    }
+
+    @Test
+    void neverKeepsASmallTextWhoseTreeIsHuge() throws IOException {
+        // 250 KiB of empty objects: eight such controller objects pinned 57 MiB when the bound was the text's length.
+        byte[] objects = ("{\"spec\":[" + "{},".repeat(85_000) + "{}]}").getBytes(StandardCharsets.UTF_8);
+        assertTrue(objects.length < SharedTrees.LARGEST, objects.length + " bytes");
+        assertEquals(85_001, trees.tree(objects, 0, objects.length).path("spec").size());
+        assertEquals(0, trees.size(), "its tree weighs about thirty times its text");
     }
 }

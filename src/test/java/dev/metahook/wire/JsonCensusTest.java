@@ -1,0 +1,77 @@
+package dev.metahook.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class JsonCensusTest {
+    private static JsonCensus of(String text) {
+        return JsonCensus.of(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void countsWhatATreeOfTheTextWouldHold() {
+        JsonCensus census = of("{ \"a\" : [ {}, { \"b\": 1 }, [], \"x,y:z\" ], \"c\": 2.5e3, \"d\": true, \"e\": null }");
+        assertEquals(3, census.objects());
+        assertEquals(1, census.emptyObjects());
+        assertEquals(2, census.arrays());
+        assertEquals(1, census.emptyArrays());
+        assertEquals(5, census.fields(), "a colon inside a string is not a field");
+        assertEquals(4, census.items(), "a comma inside a string is not an item");
+        assertEquals(1, census.texts());
+        assertEquals(5, census.textBytes());
+        assertEquals(5, census.nameBytes());
+        assertEquals(1, census.integers());
+        assertEquals(1, census.decimals());
+        assertEquals(3, census.depth());
+        assertFalse(census.tooDeep());
+    }
+
+    @Test
+    void theCensusOfATextAndTheWeightOfItsTreeAgree() {
+        String text = "{\"metadata\":{\"name\":\"web\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"ports\":[{\"port\":80},{\"port\":443}],"
+                + "\"selector\":{},\"ratio\":0.25,\"tags\":[\"a\",\"b\",\"c\"],\"empty\":[]}}";
+        assertEquals(of(text).treeBytes(), JsonCensus.treeBytes(Json.parse(text.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    @Test
+    void manySmallValuesWeighManyTimesTheirBytesAndOneStringAboutItsBytes() {
+        JsonCensus objects = of("[" + "{},".repeat(9_999) + "{}]");
+        assertTrue(objects.treeBytes() > 25 * objects.bytes(), objects.treeBytes() + " for " + objects.bytes() + " bytes");
+        JsonCensus string = of("\"" + "x".repeat(30_000) + "\"");
+        assertTrue(string.treeBytes() < 1.01 * string.bytes(), string.treeBytes() + " for " + string.bytes() + " bytes");
+        assertEquals(30_000, string.largestString());
+        JsonCensus wide = of("\"" + "é".repeat(15_000) + "\"");
+        assertEquals(2 * wide.textBytes(), wide.stringBytes(), "a string beyond ASCII may take two bytes a character");
+    }
+
+    @Test
+    void aStringHoldingAnObjectIsCountedAsTheTreeItHolds() {
+        JsonCensus census = of("{\"annotation\":\"{\\\"a\\\":[1,2,{\\\"b\\\":{}}]}\",\"plain\":\"a, b: c\"}");
+        assertEquals(9, census.embeddedNodes(), "the structural bytes of the held text ({ : [ , , { : {), and the text itself");
+        assertTrue(census.embeddedTreeBytes() > 0);
+        assertEquals(0, of("{\"plain\":\"a, b: c\"}").embeddedNodes());
+    }
+
+    @Test
+    void findsNestingDeeperThanTheLimitAndWhereItStarts() {
+        int limit = JsonCensus.maxDepth();
+        JsonCensus atLimit = of("[".repeat(limit) + "]".repeat(limit));
+        assertFalse(atLimit.tooDeep());
+        assertEquals(limit, atLimit.depth());
+        JsonCensus deeper = of("{\"a\":" + "[".repeat(limit + 1) + "]".repeat(limit + 1) + "}");
+        assertTrue(deeper.tooDeep());
+        assertEquals(5 + limit - 1, deeper.deepestAt(), "the first bracket past the limit");
+    }
+
+    @Test
+    void neverFailsOnBytesThatAreNotJson() {
+        String garbage = "{\"a\": [1, 2,, }} ] \"unterminated";
+        JsonCensus census = of(garbage);
+        assertEquals(garbage.length(), census.bytes());
+        assertTrue(census.treeBytes() > 0);
+    }
+}
