@@ -15,8 +15,8 @@ public final class Main {
     private Main() {
     }
 
-    private static final String USAGE = "usage: java -jar metahook.jar [serve | render ... | check ... | manifests ... | help]\n  "
-            + RenderCommand.USAGE + "\n  " + CheckCommand.USAGE + "\n  " + ManifestsCommand.USAGE;
+    private static final String USAGE = "usage: java -jar metahook.jar [serve | render ... | check ... | manifests ... | init ... | help]\n  "
+            + RenderCommand.USAGE + "\n  " + CheckCommand.USAGE + "\n  " + ManifestsCommand.USAGE + "\n  " + InitCommand.USAGE;
 
     public static void main(String[] args) {
         String command = args.length == 0 ? "serve" : args[0];
@@ -30,6 +30,7 @@ public final class Main {
             case "serve" -> serve();
             case "render" -> System.exit(exitCode(() -> RenderCommand.run(rest, System.getenv(), System.out, System.err)));
             case "manifests" -> System.exit(exitCode(() -> ManifestsCommand.run(rest, System.out)));
+            case "init" -> System.exit(exitCode(() -> InitCommand.run(rest, System.out)));
             case "check" -> System.exit(exitCode(() -> CheckCommand.run(rest, System.getenv(), System.out)));
             default -> {
                 System.err.println("metahook: unknown command " + command + "\n" + USAGE);

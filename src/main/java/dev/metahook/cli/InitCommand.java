@@ -1,0 +1,194 @@
+package dev.metahook.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.lang.model.SourceVersion;
+
+/**
+ * {@code init}: a new project of a user's, the README's "Write a controller" file for file (a pom with the
+ * compiler release, Surefire, JUnit, metahook and the shaded service jar; a Dockerfile; the Greeting-style
+ * controller, its service, its manifests main, its test and an example resource), with the package and
+ * the name given. The templates are resources next to this class; InitTemplatesTest keeps them equal to
+ * the README's blocks.
+ */
+final class InitCommand {
+    static final String USAGE = "usage: java -jar metahook.jar init <directory> [--group <maven groupId>] [--package <java package>]"
+            + " [--name <lowercase name>] [--metahook-version <version>]";
+
+    static final String DEFAULT_GROUP = "example";
+    static final String DEFAULT_PACKAGE = "example";
+    static final String DEFAULT_NAME = "greeting";
+
+    private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_.-]+");
+    private static final Pattern PACKAGE = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*");
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]{0,39}");
+    private static final Pattern IMPORT = Pattern.compile("(?m)^import (?:static )?[\\w.]+\\.(\\w+);$");
+    private static final String POM_PROPERTIES = "/META-INF/maven/dev.metahook/metahook/pom.properties";
+
+    /** Template resource and the file it becomes, in the order they are written. */
+    private static final Map<String, String> TEMPLATES = templates();
+
+    private InitCommand() {
+    }
+
+    private static Map<String, String> templates() {
+        Map<String, String> templates = new LinkedHashMap<>();
+        templates.put("pom.xml.tmpl", "pom.xml");
+        templates.put("Dockerfile.tmpl", "Dockerfile");
+        templates.put("gitignore.tmpl", ".gitignore");
+        templates.put("resource.yaml.tmpl", "{{name}}.yaml");
+        templates.put("Resource.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}.java");
+        templates.put("Controller.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Controller.java");
+        templates.put("Service.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Service.java");
+        templates.put("Manifests.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Manifests.java");
+        templates.put("ControllerTest.java.tmpl", "src/test/java/{{packagePath}}/{{Name}}ControllerTest.java");
+        return templates;
+    }
+
+    /** What a project is made from: the Maven groupId, the Java package, the controller's name and metahook's version. */
+    record Project(String group, String javaPackage, String name, String metahookVersion) {
+        Project {
+            if (!GROUP.matcher(group).matches()) {
+                throw new UsageException("--group " + group + ": not a Maven groupId (letters, digits, '.', '-', '_')\n" + USAGE);
+            }
+            if (!PACKAGE.matcher(javaPackage).matches() || !SourceVersion.isName(javaPackage)) {
+                throw new UsageException("--package " + javaPackage + ": not a lowercase Java package name (such as com.example.greeting)\n" + USAGE);
+            }
+            if (!NAME.matcher(name).matches() || SourceVersion.isKeyword(name)) {
+                throw new UsageException("--name " + name
+                        + ": not a name for the controller (lowercase letters and digits, starting with a letter, at most 40;"
+                        + " it is the kind capitalized, the controller's name and the namespace <name>-system)\n" + USAGE);
+            }
+            String kind = capitalized(name);
+            if (takenNames().contains(kind)) {
+                throw new UsageException("--name " + name + ": the kind " + kind + " would hide a class the project uses\n" + USAGE);
+            }
+            if (metahookVersion.isBlank()) {
+                throw new UsageException("--metahook-version: empty\n" + USAGE);
+            }
+        }
+
+        String substitute(String template) {
+            return template.replace("{{group}}", group)
+                    .replace("{{package}}", javaPackage)
+                    .replace("{{packagePath}}", javaPackage.replace('.', '/'))
+                    .replace("{{Name}}", capitalized(name))
+                    .replace("{{name}}", name)
+                    .replace("{{metahookVersion}}", metahookVersion);
+        }
+    }
+
+    static int run(List<String> args, PrintStream out) {
+        if (args.isEmpty() || args.get(0).startsWith("-")) {
+            Arguments.parse(args, Set.of(), USAGE); // --help prints the usage; anything else is refused below
+            throw new UsageException("the project's directory is required\n" + USAGE);
+        }
+        Path directory = Path.of(args.get(0));
+        Arguments arguments = Arguments.parse(args.subList(1, args.size()), Set.of("group", "package", "name", "metahook-version"), USAGE);
+        String version = arguments.optional("metahook-version");
+        Project project = new Project(or(arguments.optional("group"), DEFAULT_GROUP), or(arguments.optional("package"), DEFAULT_PACKAGE),
+                or(arguments.optional("name"), DEFAULT_NAME), version != null ? version : ownVersion());
+        List<Path> files = write(project, directory);
+        out.println("init: wrote " + files.size() + " files to " + directory + " (cd " + directory + " && mvn verify)");
+        return 0;
+    }
+
+    /**
+     * Writes the project into {@code directory}, which must be missing or empty: nothing of the user's is
+     * overwritten. Returns the files written, relative to it.
+     */
+    static List<Path> write(Project project, Path directory) {
+        refuseNonEmpty(directory);
+        Map<Path, String> files = render(project);
+        try {
+            for (Map.Entry<Path, String> file : files.entrySet()) {
+                Path target = directory.resolve(file.getKey());
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, file.getValue());
+            }
+        } catch (IOException e) {
+            throw new UsageException("cannot write " + directory + ": " + e.getMessage());
+        }
+        return List.copyOf(files.keySet());
+    }
+
+    /** The project's files (path relative to its directory, text), in the order they are written. */
+    static Map<Path, String> render(Project project) {
+        Map<Path, String> files = new LinkedHashMap<>();
+        TEMPLATES.forEach((resource, target) -> files.put(Path.of(project.substitute(target)), project.substitute(template(resource))));
+        return files;
+    }
+
+    /** metahook's own version, from the pom.properties Maven packs into its jar. */
+    static String ownVersion() {
+        try (InputStream in = InitCommand.class.getResourceAsStream(POM_PROPERTIES)) {
+            if (in == null) {
+                throw new UsageException("cannot tell metahook's version (no " + POM_PROPERTIES + " on the class path): give --metahook-version\n" + USAGE);
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void refuseNonEmpty(Path directory) {
+        if (Files.isRegularFile(directory)) {
+            throw new UsageException(directory + " is a file, not a directory");
+        }
+        if (Files.isDirectory(directory)) {
+            try (Stream<Path> entries = Files.list(directory)) {
+                if (entries.findAny().isPresent()) {
+                    throw new UsageException(directory + " is not empty: init writes a new project into a new or empty directory");
+                }
+            } catch (IOException e) {
+                throw new UsageException("cannot read " + directory + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** The simple names the Java templates import or declare beside the kind: a kind of that name would clash. */
+    private static Set<String> takenNames() {
+        Set<String> names = new java.util.TreeSet<>(Set.of("Spec", "Status", "Path", "String", "Object", "List"));
+        TEMPLATES.keySet().stream().filter(resource -> resource.endsWith(".java.tmpl")).forEach(resource -> {
+            Matcher imported = IMPORT.matcher(template(resource));
+            while (imported.find()) {
+                names.add(imported.group(1));
+            }
+        });
+        return names;
+    }
+
+    private static String template(String resource) {
+        try (InputStream in = InitCommand.class.getResourceAsStream("init/" + resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the init template " + resource + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String capitalized(String name) {
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    private static String or(String value, String fallback) {
+        return value != null ? value : fallback;
+    }
+}
