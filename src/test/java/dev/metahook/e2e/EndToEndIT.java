@@ -10,12 +10,18 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahook.sim.ObjectRef;
 import dev.metahook.wire.Json;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * metahook's controllers against a real API server: on the local rig (control plane from
@@ -193,5 +199,106 @@ class EndToEndIT {
         String uid = current(parent).at("/metadata/uid").asText();
         rig.delete(parent);
         rig.await("webapp", parent, true, "the WebApp and its children gone", () -> rig.get(parent).isEmpty() && rig.ownedBy(uid).isEmpty());
+    }
+
+    /**
+     * Issue 26's path from an empty folder: the init command, the project's manifests step, and its
+     * kustomize output applied to this API server, which stores the Greeting CRD (established), the
+     * CompositeController as written (no field pruned), and the hook service's objects; then the
+     * project's own greeting.yaml is accepted and read back. Only the objects whose API version the
+     * server does not serve are left out, and those may only be the two README says need Kubernetes
+     * 1.23 (the rig's v1.20.2 serves neither).
+     */
+    @Test
+    void theInitProjectsManifestsApplyAndItsGreetingIsStored(@TempDir Path work) throws Exception {
+        String image = "greeting-controller:e2e";
+        GreetingProject project = GreetingProject.init(work, rig.commands());
+        Path deploy = project.manifests(image);
+        List<ObjectNode> rendered = GreetingProject.documents(
+                rig.commands().output(Duration.ofMinutes(1), "kubectl", "kustomize", deploy.toString()));
+        Set<String> served = Set.of(rig.commands().output(Duration.ofMinutes(1), "kubectl", "api-versions").split("\\s+"));
+        List<ObjectNode> applied = new ArrayList<>();
+        List<String> unserved = new ArrayList<>();
+        for (ObjectNode object : rendered) {
+            if (served.contains(object.path("apiVersion").asText())) {
+                applied.add(object);
+            } else {
+                unserved.add(object.path("apiVersion").asText() + " " + object.path("kind").asText());
+            }
+        }
+        assertTrue(Set.of("policy/v1 PodDisruptionBudget", "autoscaling/v2 HorizontalPodAutoscaler").containsAll(unserved),
+                "only what needs Kubernetes 1.23 may be unserved here: " + unserved);
+        assertEquals(Set.of("Namespace", "CustomResourceDefinition", "ServiceAccount", "Service", "Deployment", "CompositeController",
+                        "NetworkPolicy"),
+                Set.copyOf(applied.stream().map(object -> object.path("kind").asText()).filter(kind -> !kind.equals("PodDisruptionBudget")
+                        && !kind.equals("HorizontalPodAutoscaler")).toList()),
+                "the rendered objects the server serves");
+
+        ObjectNode list = json("{\"apiVersion\": \"v1\", \"kind\": \"List\"}");
+        list.putArray("items").addAll(applied);
+        Path file = Files.writeString(work.resolve("applied.json"), list.toPrettyString());
+        ObjectNode greeting = project.greeting();
+        greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
+        Path greetingFile = Files.writeString(work.resolve("greeting.json"), greeting.toPrettyString());
+        try {
+            rig.commands().run(Duration.ofMinutes(2), "kubectl", "apply", "-f", file.toString());
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
+                    "crd/greetings.example.com");
+            JsonNode stored = json(rig.commands().output(Duration.ofMinutes(1), "kubectl", "get", "-f", file.toString(), "-o", "json")).path("items");
+            assertEquals(applied.size(), stored.size(), stored.toString());
+            for (int i = 0; i < applied.size(); i++) {
+                ObjectNode wanted = applied.get(i);
+                JsonNode got = stored.get(i);
+                String what = wanted.path("kind").asText() + " " + wanted.at("/metadata/name").asText();
+                assertEquals(wanted.path("kind"), got.path("kind"), what);
+                assertEquals(wanted.at("/metadata/name"), got.at("/metadata/name"), what);
+                assertTrue(got.at("/metadata/uid").isTextual(), what + " is stored");
+                switch (wanted.path("kind").asText()) {
+                    case "CustomResourceDefinition" -> {
+                        assertEquals("example.com", got.at("/spec/group").asText());
+                        assertEquals("greetings", got.at("/spec/names/plural").asText());
+                        assertEquals(wanted.at("/spec/versions"), got.at("/spec/versions"), "the Greeting schema as generated");
+                    }
+                    case "CompositeController" -> assertEquals(wanted.get("spec"), withoutDefaultHookVersions(got.get("spec")),
+                            "the registration as generated: every field known to the CRD, none pruned");
+                    case "Deployment" -> {
+                        assertEquals(image, got.at("/spec/template/spec/containers/0/image").asText());
+                        assertEquals(wanted.at("/spec/selector"), got.at("/spec/selector"));
+                        assertEquals(wanted.at("/spec/template/spec/containers/0/env"), got.at("/spec/template/spec/containers/0/env"));
+                    }
+                    case "Service" -> assertEquals(wanted.at("/spec/ports/0/port"), got.at("/spec/ports/0/port"));
+                    case "NetworkPolicy" -> {
+                        assertEquals(wanted.at("/spec/podSelector"), got.at("/spec/podSelector"));
+                        assertEquals(wanted.at("/spec/ingress"), got.at("/spec/ingress"));
+                    }
+                    default -> { }
+                }
+            }
+            assertTrue(StreamSupport.stream(stored.spliterator(), false).filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
+                    .flatMap(crd -> StreamSupport.stream(crd.at("/status/conditions").spliterator(), false))
+                    .anyMatch(c -> c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")),
+                    "the Greeting CRD is established");
+
+            JsonNode created = json(rig.commands().output(Duration.ofMinutes(1), "kubectl", "create", "-f", greetingFile.toString(), "-o", "json"));
+            JsonNode read = json(rig.commands().output(Duration.ofMinutes(1), "kubectl", "-n", rig.namespace(), "get",
+                    "greetings.example.com", greeting.at("/metadata/name").asText(), "-o", "json"));
+            assertEquals(greeting.get("spec"), read.get("spec"), "the project's greeting.yaml as written");
+            assertEquals("hello", read.at("/spec/message").asText());
+            assertEquals(created.at("/metadata/uid"), read.at("/metadata/uid"));
+        } finally {
+            rig.kubectl("delete", "-f", greetingFile.toString(), "--ignore-not-found", "--wait=false");
+            rig.kubectl("delete", "-f", file.toString(), "--ignore-not-found", "--wait=false");
+        }
+    }
+
+    /** A stored controller's spec without the {@code version: v1} the CRD defaults into each hook. */
+    private static JsonNode withoutDefaultHookVersions(JsonNode spec) {
+        ObjectNode copy = spec.deepCopy();
+        copy.path("hooks").forEach(hook -> {
+            if (hook instanceof ObjectNode object && object.path("version").asText().equals("v1")) {
+                object.remove("version");
+            }
+        });
+        return copy;
     }
 }

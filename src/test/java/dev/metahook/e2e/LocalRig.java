@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * The local rig: etcd, kube-apiserver and the garbage collector from {@code src/e2e/control-plane}
  * on 127.0.0.1, {@code target/metahook.jar} as a process, and the simulator playing Metacontroller
  * through the API server, one simulation per controller. Workloads become ready when a test says so.
- * Besides metahook's CRDs the API server has Metacontroller's ControllerRevision kind
- * ({@code src/e2e/crds/controllerrevisions.yaml}), as a cluster with Metacontroller has.
+ * Besides metahook's CRDs the API server has Metacontroller's ControllerRevision and CompositeController kinds
+ * ({@code src/e2e/crds/controllerrevisions.yaml}, {@code compositecontrollers.yaml}), as a cluster with Metacontroller has.
  */
 final class LocalRig implements Rig {
     private static final String NAMESPACE = "default";
@@ -65,9 +65,10 @@ final class LocalRig implements Rig {
         Commands commands = new Commands(dir.resolve("kubeconfig"));
         commands.run(Duration.ofMinutes(20), "bash", "src/e2e/control-plane", "start", dir.toString());
         commands.run(Duration.ofMinutes(2), "kubectl", "apply", "-f", "metacontroller/crd-webapps.yaml", "-f", "metacontroller/crd-databases.yaml",
-                "-f", "src/e2e/crds/controllerrevisions.yaml");
+                "-f", "src/e2e/crds/controllerrevisions.yaml", "-f", "src/e2e/crds/compositecontrollers.yaml");
         commands.run(Duration.ofMinutes(2), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
-                "crd/webapps.metahook.dev", "crd/databases.metahook.dev", "crd/controllerrevisions.metacontroller.k8s.io");
+                "crd/webapps.metahook.dev", "crd/databases.metahook.dev", "crd/controllerrevisions.metacontroller.k8s.io",
+                "crd/compositecontrollers.metacontroller.k8s.io");
         commands.run(Duration.ofMinutes(2), "bash", "src/e2e/control-plane", "controllers", dir.toString());
         KubernetesClient client = new KubernetesClientBuilder()
                 .withConfig(Config.fromKubeconfig(Files.readString(dir.resolve("kubeconfig")))).build();

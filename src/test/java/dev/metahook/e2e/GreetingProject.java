@@ -1,0 +1,91 @@
+package dev.metahook.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * The project README's "Write a controller" starts from: {@code java -jar target/metahook.jar init DIR}
+ * writes it, its main sources are compiled against this build's classes (the project's own
+ * {@code mvn verify} is src/it/init/run's to prove), and its manifests step,
+ * {@code GreetingManifests IMAGE DIRECTORY}, writes the kustomize directory.
+ */
+final class GreetingProject {
+    private static final YAMLMapper YAML = new YAMLMapper();
+
+    private final Path directory;
+
+    private GreetingProject(Path directory) {
+        this.directory = directory;
+    }
+
+    /** Runs the init command into {@code work/greeting-controller}, then compiles the project's main sources into its {@code target/classes}. */
+    static GreetingProject init(Path work, Commands commands) throws Exception {
+        Path project = work.resolve("greeting-controller");
+        commands.run(Duration.ofMinutes(1), "java", "-jar", "target/metahook.jar", "init", project.toString());
+        GreetingProject made = new GreetingProject(project);
+        made.compile();
+        return made;
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** The project's manifests step: its kustomize directory for this image, {@code deploy/}. */
+    Path manifests(String image) throws Exception {
+        Path deploy = directory.resolve("deploy");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {directory.resolve("target/classes").toUri().toURL()},
+                GreetingProject.class.getClassLoader())) {
+            Class.forName("example.GreetingManifests", true, loader).getMethod("main", String[].class)
+                    .invoke(null, (Object) new String[] {image, deploy.toString()});
+        }
+        return deploy;
+    }
+
+    /** The project's Greeting, {@code greeting.yaml}. */
+    ObjectNode greeting() throws IOException {
+        return (ObjectNode) YAML.readTree(directory.resolve("greeting.yaml").toFile());
+    }
+
+    /** The documents of a multi-document YAML stream, such as {@code kubectl kustomize} prints. */
+    static List<ObjectNode> documents(String yaml) throws IOException {
+        List<ObjectNode> documents = new ArrayList<>();
+        try (MappingIterator<ObjectNode> read = YAML.readerFor(ObjectNode.class).readValues(yaml)) {
+            read.forEachRemaining(documents::add);
+        }
+        return documents;
+    }
+
+    private void compile() throws IOException {
+        Path classes = directory.resolve("target/classes");
+        Files.createDirectories(classes);
+        List<Path> sources;
+        try (Stream<Path> tree = Files.walk(directory.resolve("src/main/java"))) {
+            sources = tree.filter(path -> path.toString().endsWith(".java")).sorted().toList();
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        StringWriter errors = new StringWriter();
+        try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null)) {
+            List<String> options = List.of("--release", "17", "-proc:none", "-classpath", System.getProperty("java.class.path"),
+                    "-d", classes.toString());
+            assertTrue(javac.getTask(errors, files, null, options, null, files.getJavaFileObjectsFromPaths(sources)).call(),
+                    "the project init wrote does not compile:\n" + errors);
+        }
+    }
+}
