@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -216,6 +217,9 @@ class EndToEndIT {
         Path deploy = project.manifests(image);
         List<ObjectNode> rendered = GreetingProject.documents(
                 rig.commands().output(Duration.ofMinutes(1), "kubectl", "kustomize", deploy.toString()));
+        assertEquals(List.of("Namespace", "CustomResourceDefinition", "ServiceAccount", "Service", "Deployment", "PodDisruptionBudget",
+                        "HorizontalPodAutoscaler", "CompositeController", "NetworkPolicy"),
+                rendered.stream().map(object -> object.path("kind").asText()).toList(), "what the kustomize directory renders");
         Set<String> served = Set.of(rig.commands().output(Duration.ofMinutes(1), "kubectl", "api-versions").split("\\s+"));
         List<ObjectNode> applied = new ArrayList<>();
         List<String> unserved = new ArrayList<>();
@@ -241,6 +245,10 @@ class EndToEndIT {
         greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
         Path greetingFile = Files.writeString(work.resolve("greeting.json"), greeting.toPrettyString());
         try {
+            // README's steps before `kubectl apply -k deploy/`: the namespace, and the Secret with the hook token.
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "create", "namespace", "greeting-system");
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "-n", "greeting-system", "create", "secret", "generic", "greeting-hook-token",
+                    "--from-literal=token=" + UUID.randomUUID());
             rig.commands().run(Duration.ofMinutes(2), "kubectl", "apply", "-f", file.toString());
             rig.commands().run(Duration.ofMinutes(1), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
                     "crd/greetings.example.com");
@@ -259,8 +267,13 @@ class EndToEndIT {
                         assertEquals("greetings", got.at("/spec/names/plural").asText());
                         assertEquals(wanted.at("/spec/versions"), got.at("/spec/versions"), "the Greeting schema as generated");
                     }
-                    case "CompositeController" -> assertEquals(wanted.get("spec"), withoutDefaultHookVersions(got.get("spec")),
-                            "the registration as generated: every field known to the CRD, none pruned");
+                    case "CompositeController" -> {
+                        assertEquals(wanted.get("spec"), withoutDefaultHookVersions(got.get("spec")),
+                                "the registration as generated: every field known to the CRD, none pruned");
+                        JsonNode secret = got.at("/spec/endpointConfigs/0/authorization/secretRef");
+                        assertEquals(0, rig.kubectl("-n", secret.path("namespace").asText(), "get", "secret", secret.path("name").asText()),
+                                "the token Secret the controller names is the one README creates: " + secret);
+                    }
                     case "Deployment" -> {
                         assertEquals(image, got.at("/spec/template/spec/containers/0/image").asText());
                         assertEquals(wanted.at("/spec/selector"), got.at("/spec/selector"));
@@ -287,6 +300,7 @@ class EndToEndIT {
             assertEquals(created.at("/metadata/uid"), read.at("/metadata/uid"));
         } finally {
             rig.kubectl("delete", "-f", greetingFile.toString(), "--ignore-not-found", "--wait=false");
+            rig.kubectl("-n", "greeting-system", "delete", "secret", "greeting-hook-token", "--ignore-not-found", "--wait=false");
             rig.kubectl("delete", "-f", file.toString(), "--ignore-not-found", "--wait=false");
         }
     }
