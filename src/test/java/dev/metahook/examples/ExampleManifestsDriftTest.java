@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.api.Controllers;
+import dev.metahook.api.Controllers.Kind;
+import dev.metahook.api.Controllers.Registration;
 import dev.metahook.manifests.ManifestOptions;
 import dev.metahook.manifests.Manifests;
 import java.io.IOException;
@@ -15,9 +17,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ported examples' registrations under {@code examples/} are what {@link Examples} declares, byte
- * for byte. The other files there (kustomization, CRDs' hand-written schemas, example objects) are kept
- * by hand. Run with {@code -Dmetahook.regenerate=true} to write the files instead of comparing.
+ * The ported examples' registrations and CRDs under {@code examples/} are what {@link Examples} declares
+ * and the parent types' annotations say, byte for byte. The other files there (kustomizations, example
+ * objects) are kept by hand. Run with {@code -Dmetahook.regenerate=true} to write the files instead of
+ * comparing.
  */
 class ExampleManifestsDriftTest {
     private static final Controllers EXAMPLES = Examples.addTo(Controllers.builder()).build();
@@ -29,8 +32,8 @@ class ExampleManifestsDriftTest {
             "configmappropagation", "examples/configmappropagation/controller.yaml",
             "service-per-pod", "examples/service-per-pod/controller.yaml",
             "pod-name-label", "examples/service-per-pod/pod-name-label-controller.yaml");
-    private static final String HOW = "examples/*/controller.yaml is generated from the registration in"
-            + " dev.metahook.examples.Examples; regenerate it with\n  mvn -o -q -B test -Dtest=ExampleManifestsDriftTest"
+    private static final String HOW = "examples/*/controller.yaml and crd.yaml are generated from the registration in"
+            + " dev.metahook.examples.Examples and the annotations on the parent types; regenerate them with\n  mvn -o -q -B test -Dtest=ExampleManifestsDriftTest"
             + " -Dmetahook.regenerate=true\n";
 
     static SortedMap<String, String> generated() {
@@ -40,7 +43,11 @@ class ExampleManifestsDriftTest {
             if (path == null) {
                 throw new AssertionError("example " + name + " has no file under examples/: add it to FILES");
             }
-            files.put(path, Manifests.controllerFile(EXAMPLES.get(name).orElseThrow(), SERVICE));
+            Registration registration = EXAMPLES.get(name).orElseThrow();
+            files.put(path, Manifests.controllerFile(registration, SERVICE));
+            if (registration.kind() == Kind.COMPOSITE) {
+                files.put(Path.of(path).resolveSibling("crd.yaml").toString(), Manifests.crdFile(registration.type(), true));
+            }
         }
         return files;
     }
@@ -56,6 +63,13 @@ class ExampleManifestsDriftTest {
             assertTrue(Files.exists(committed), HOW + "(" + committed + " is missing)");
             assertEquals(file.getValue(), Files.readString(committed), HOW + "(" + committed + " differs)");
         }
+    }
+
+    /** The examples' composites have parents of their own making; a decorator's target is the cluster's type. */
+    @Test
+    void eachCustomParentHasItsGeneratedCrd() {
+        assertEquals(java.util.List.of("examples/bluegreen/crd.yaml", "examples/catset/crd.yaml", "examples/configmappropagation/crd.yaml"),
+                generated().keySet().stream().filter(file -> file.endsWith("crd.yaml")).toList());
     }
 
     @Test
