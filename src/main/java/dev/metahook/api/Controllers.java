@@ -128,6 +128,10 @@ public final class Controllers {
                 throw new IllegalArgumentException("controller " + registration.name()
                         + ": generateSelector is a CompositeController setting; a decorator selects with labelSelector or annotationSelector");
             }
+            if (registration.kind() == Kind.DECORATOR && !declaration.revisionFieldPaths().isEmpty()) {
+                throw new IllegalArgumentException("controller " + registration.name()
+                        + ": revisionHistory is a CompositeController setting; a decorator's attachments do not roll");
+            }
             if (registration.kind() == Kind.COMPOSITE
                     && (declaration.targetLabelSelector().isPresent() || declaration.targetAnnotationSelector().isPresent())) {
                 throw new IllegalArgumentException("controller " + registration.name()

@@ -18,7 +18,7 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Declaration {
-    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null);
+    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null, List.of());
 
     private final List<Child> children;
     private final Duration resync;
@@ -26,15 +26,17 @@ public final class Declaration {
     private final String hookVersion;
     private final LabelSelector labelSelector;
     private final LabelSelector annotationSelector;
+    private final List<String> revisionFieldPaths;
 
     private Declaration(List<Child> children, Duration resync, Boolean generateSelector, String hookVersion,
-                        LabelSelector labelSelector, LabelSelector annotationSelector) {
+                        LabelSelector labelSelector, LabelSelector annotationSelector, List<String> revisionFieldPaths) {
         this.children = List.copyOf(children);
         this.resync = resync;
         this.generateSelector = generateSelector;
         this.hookVersion = hookVersion;
         this.labelSelector = labelSelector;
         this.annotationSelector = annotationSelector;
+        this.revisionFieldPaths = List.copyOf(revisionFieldPaths);
     }
 
     /** No children, no resync, v1 hooks (and {@code generateSelector: true} for a composite). */
@@ -57,7 +59,7 @@ public final class Declaration {
         if (period == null || period.isNegative() || period.isZero() || period.getNano() != 0) {
             throw new IllegalArgumentException("resync must be a positive whole number of seconds, got " + period);
         }
-        return new Declaration(children, period, generateSelector, hookVersion, labelSelector, annotationSelector);
+        return new Declaration(children, period, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths);
     }
 
     /**
@@ -65,7 +67,7 @@ public final class Declaration {
      * set): false means the parent type has a {@code spec.selector} of its own.
      */
     public Declaration generateSelector(boolean generate) {
-        return new Declaration(children, resync, generate, hookVersion, labelSelector, annotationSelector);
+        return new Declaration(children, resync, generate, hookVersion, labelSelector, annotationSelector, revisionFieldPaths);
     }
 
     /** The wire version of every hook: {@code v1} (the default) or {@code v2}. */
@@ -73,17 +75,34 @@ public final class Declaration {
         if (!"v1".equals(version) && !"v2".equals(version)) {
             throw new IllegalArgumentException("hookVersion must be v1 or v2, got '" + version + "'");
         }
-        return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector);
+        return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector, revisionFieldPaths);
     }
 
     /** A decorator decorates only the targets whose labels match. */
     public Declaration labelSelector(LabelSelector selector) {
-        return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector);
+        return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector, revisionFieldPaths);
     }
 
     /** A decorator decorates only the targets whose annotations match (matchLabels and matchExpressions over annotations). */
     public Declaration annotationSelector(LabelSelector selector) {
-        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, selector);
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, selector, revisionFieldPaths);
+    }
+
+    /**
+     * The parent fields whose change starts a rolling update of the children that roll
+     * ({@code parentResource.revisionHistory.fieldPaths}; a composite only): Metacontroller's default
+     * is the whole {@code spec}.
+     */
+    public Declaration revisionHistory(String... fieldPaths) {
+        if (fieldPaths.length == 0) {
+            throw new IllegalArgumentException("revisionHistory needs at least one field path, such as spec.template");
+        }
+        for (String path : fieldPaths) {
+            if (path == null || path.isBlank()) {
+                throw new IllegalArgumentException("revisionHistory field paths must not be blank");
+            }
+        }
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, List.of(fieldPaths));
     }
 
     public List<Child> childResources() {
@@ -111,6 +130,11 @@ public final class Declaration {
         return Optional.ofNullable(annotationSelector);
     }
 
+    /** The {@link #revisionHistory(String...)} field paths, empty when not set. */
+    public List<String> revisionFieldPaths() {
+        return revisionFieldPaths;
+    }
+
     private Declaration with(List<Child> children) {
         for (int i = 0; i < children.size(); i++) {
             for (int j = 0; j < i; j++) {
@@ -121,6 +145,6 @@ public final class Declaration {
                 }
             }
         }
-        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector);
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths);
     }
 }

@@ -30,6 +30,10 @@ final class ControllerManifest {
         declaration.resyncPeriod().ifPresent(period -> spec.put("resyncPeriodSeconds", period.getSeconds()));
         ObjectNode resource = resource(registration.type());
         if (composite) {
+            if (!declaration.revisionFieldPaths().isEmpty()) {
+                ArrayNode paths = resource.putObject("revisionHistory").putArray("fieldPaths");
+                declaration.revisionFieldPaths().forEach(paths::add);
+            }
             spec.set("parentResource", resource);
         } else {
             declaration.targetLabelSelector().ifPresent(selector -> resource.set("labelSelector", selector(selector)));

@@ -94,6 +94,19 @@ public final class Manifests {
         return ControllerManifest.of(registration, options);
     }
 
+    /**
+     * One registration's CompositeController or DecoratorController as a file of its own (with the
+     * header), for a directory that keeps other files by hand, such as the ported examples'.
+     */
+    public static String controllerFile(Registration registration, ManifestOptions options) {
+        return yaml(List.of(controller(registration, options)));
+    }
+
+    /** The CRD of one custom parent (or target) type as a file of its own; a composite's parent gets the status subresource. */
+    public static String crdFile(Class<? extends HasMetadata> type, boolean composite) {
+        return yaml(List.of(CustomResourceDefinitions.of(type, composite)));
+    }
+
     /** Types of one's own get a CRD; fabric8's model types are the cluster's already. */
     private static boolean custom(Class<?> type) {
         return !type.getName().startsWith("io.fabric8.kubernetes.api.model.");

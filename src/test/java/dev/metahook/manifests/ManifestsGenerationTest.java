@@ -232,6 +232,22 @@ class ManifestsGenerationTest {
         assertThrows(IllegalArgumentException.class, () -> Declaration.none().hookVersion("v3"));
     }
 
+    @Test
+    void aCompositeNamesTheParentFieldsThatStartARollingUpdate() {
+        Controllers rolling = Controllers.builder().composite("shelf", Shelf.class, (s, c) -> Result.keepingObserved(),
+                Declaration.children(Child.of(StatefulSet.class, Update.rollingRecreate())).revisionHistory("spec.template", "spec.size")).build();
+        JsonNode parent = Manifests.controller(rolling.get("shelf").orElseThrow(), GREETING).at("/spec/parentResource");
+        assertEquals("{\"apiVersion\":\"example.com/v1\",\"resource\":\"shelves\",\"revisionHistory\":{\"fieldPaths\":[\"spec.template\",\"spec.size\"]}}",
+                parent.toString());
+        assertTrue(Manifests.controller(shelves().get("shelf").orElseThrow(), GREETING).at("/spec/parentResource/revisionHistory").isMissingNode(),
+                "Metacontroller's default (the whole spec) unless declared");
+        IllegalArgumentException decorator = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+                .decorator("budget", Deployment.class, (d, c) -> Result.keepingObserved(), Declaration.none().revisionHistory("spec")));
+        assertTrue(decorator.getMessage().startsWith("controller budget: revisionHistory is a CompositeController setting"), decorator.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Declaration.none().revisionHistory());
+        assertThrows(IllegalArgumentException.class, () -> Declaration.none().revisionHistory(" "));
+    }
+
     private static String env(io.fabric8.kubernetes.api.model.Container container, String name) {
         return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElseThrow().getValue();
     }

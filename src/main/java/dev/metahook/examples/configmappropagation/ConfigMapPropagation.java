@@ -1,7 +1,11 @@
 package dev.metahook.examples.configmappropagation;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.metahook.api.CustomResource;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -11,14 +15,19 @@ import java.util.List;
 /**
  * A cluster-scoped parent that copies one ConfigMap into other namespaces: the ones it lists, as in
  * Metacontroller's {@code configmappropagation} example, and the ones a label selector matches (read
- * as related objects). Its status counts the copies under the original's names.
+ * as related objects). Its status counts the copies under the original's names. Its CRD
+ * ({@code examples/configmappropagation/crd.yaml}) is generated from these annotations.
  */
 @Group("examples.metacontroller.io")
 @Version("v1alpha1")
+@AdditionalPrinterColumn(name = "Expected", jsonPath = ".status.expected_copies", type = Type.INTEGER)
+@AdditionalPrinterColumn(name = "Actual", jsonPath = ".status.actual_copies", type = Type.INTEGER)
 public class ConfigMapPropagation extends CustomResource<ConfigMapPropagation.Spec, ConfigMapPropagation.Status> {
 
-    public record Spec(String sourceName, String sourceNamespace, List<String> targetNamespaces,
-                       LabelSelector targetNamespaceSelector) {}
+    public record Spec(@Required @JsonPropertyDescription("the ConfigMap to copy") String sourceName,
+                       @Required @JsonPropertyDescription("its namespace") String sourceNamespace,
+                       @JsonPropertyDescription("the namespaces that get a copy, by name (as in the original)") List<String> targetNamespaces,
+                       @JsonPropertyDescription("the namespaces that get a copy, by label") LabelSelector targetNamespaceSelector) {}
 
     public record Status(@JsonProperty("expected_copies") int expectedCopies, @JsonProperty("actual_copies") int actualCopies,
                          List<Condition> conditions) {}
