@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.api.Controllers;
+import dev.metahook.testing.Readiness;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
@@ -18,7 +19,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +59,7 @@ class WithoutLogbackTest {
         Path log = Files.createTempFile("metahook-without-logback", ".txt");
         Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            waitUntilReady(port, process, log);
+            Readiness.await(port, process, () -> read(log));
             HttpResponse<String> sync = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/widget/sync"))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"),
                             List.of(), false))))
@@ -73,23 +73,6 @@ class WithoutLogbackTest {
         Files.delete(log);
         assertTrue(output.contains("No SLF4J providers were found"), output);
         assertFalse(output.contains("ch.qos.logback") || output.contains("NoClassDefFoundError"), output);
-    }
-
-    private static void waitUntilReady(int port, Process process, Path log) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            assertTrue(process.isAlive(), () -> "the service stopped before it was ready: " + read(log));
-            try {
-                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-                if (ready.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("not ready within 60 s: " + read(log));
     }
 
     private static String read(Path log) {

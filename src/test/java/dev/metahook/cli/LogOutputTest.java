@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.testing.Readiness;
 import dev.metahook.wire.Json;
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +77,7 @@ class LogOutputTest {
         Path log = Files.createTempFile("metahook-log", ".txt");
         Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            waitUntilReady(port, process);
+            Readiness.await(port, process, () -> "");
             HttpResponse<String> sync = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/database/sync"))
                     .header("Authorization", "Bearer s3cret-bearer")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(Files.readAllBytes(Path.of("examples/requests/database-sync.json"))))
@@ -99,20 +98,4 @@ class LogOutputTest {
         return lines;
     }
 
-    private static void waitUntilReady(int port, Process process) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            assertTrue(process.isAlive(), "the service stopped before it was ready");
-            try {
-                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-                if (ready.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("not ready within 60 s");
-    }
 }

@@ -255,6 +255,19 @@ class ManifestsTest {
         }
     }
 
+    /** An overlay of {@code metacontroller/} two levels below the project, with these lines after its resources. */
+    private static Path overlay(String directory, String rest) throws IOException {
+        Path overlay = Path.of(directory);
+        Files.createDirectories(overlay);
+        Files.writeString(overlay.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources:
+                - ../../metacontroller
+                """ + rest);
+        return overlay;
+    }
+
     /**
      * the overlay of docs/deploy.md: the image set with kustomize {@code images:}, and on a Metacontroller before
      * v4.16 the component that drops {@code endpointConfigs}, the token the service would then never
@@ -262,13 +275,7 @@ class ManifestsTest {
      */
     @Test
     void anOverlaySetsTheImageAndTheComponentRunsWithoutTheToken() throws Exception {
-        Path overlay = Path.of("target/kustomize-overlay-test");
-        Files.createDirectories(overlay);
-        Files.writeString(overlay.resolve("kustomization.yaml"), """
-                apiVersion: kustomize.config.k8s.io/v1beta1
-                kind: Kustomization
-                resources:
-                - ../../metacontroller
+        Path overlay = overlay("target/kustomize-overlay-test", """
                 images:
                 - name: ghcr.io/metahook/metahook
                   newName: registry.example.com/team/metahook
@@ -307,13 +314,7 @@ class ManifestsTest {
      */
     @Test
     void withTlsEveryProbeGoesToThePlainManagementPortAndTheHooksToHttps() throws Exception {
-        Path overlay = Path.of("target/kustomize-tls-test");
-        Files.createDirectories(overlay);
-        Files.writeString(overlay.resolve("kustomization.yaml"), """
-                apiVersion: kustomize.config.k8s.io/v1beta1
-                kind: Kustomization
-                resources:
-                - ../../metacontroller
+        Path overlay = overlay("target/kustomize-tls-test", """
                 components:
                 - ../../metacontroller/components/tls
                 """);

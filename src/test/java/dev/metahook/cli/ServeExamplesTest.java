@@ -1,12 +1,11 @@
 package dev.metahook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.testing.Fixtures;
-import java.io.IOException;
+import dev.metahook.testing.Readiness;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -16,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +41,7 @@ class ServeExamplesTest {
         int port = freePort();
         Process process = start(port, "true");
         try {
-            waitUntilReady(port, process);
+            Readiness.await(port, process, () -> "");
             HttpResponse<String> blueGreen = post(port, "/bluegreen/sync", Fixtures.bytes("metacontroller/01-composite-sync-v1.request.json"));
             assertEquals(200, blueGreen.statusCode(), blueGreen.body());
             assertTrue(blueGreen.body().contains("\"activeColor\":\"blue\""), blueGreen.body());
@@ -59,7 +57,7 @@ class ServeExamplesTest {
         int port = freePort();
         Process process = start(port, null);
         try {
-            waitUntilReady(port, process);
+            Readiness.await(port, process, () -> "");
             assertEquals(404, post(port, "/bluegreen/sync", Fixtures.bytes("metacontroller/01-composite-sync-v1.request.json")).statusCode());
         } finally {
             process.destroy();
@@ -88,24 +86,6 @@ class ServeExamplesTest {
             builder.environment().put("METAHOOK_EXAMPLES", examples);
         }
         return builder.redirectErrorStream(true).start();
-    }
-
-    private static void waitUntilReady(int port, Process process) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            assertFalse(!process.isAlive(), "the service stopped before it was ready");
-            try {
-                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-                if (ready.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not ready within 60 s");
     }
 
     private static HttpResponse<String> post(int port, String path, byte[] body) throws Exception {
