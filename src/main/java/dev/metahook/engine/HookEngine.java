@@ -10,6 +10,8 @@ import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.CustomizeRequest;
 import dev.metahook.wire.DecoratorRequest;
 import dev.metahook.wire.MalformedRequestException;
+import dev.metahook.wire.ObservedHeap;
+import dev.metahook.wire.ObservedHeap.HeapRefused;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -21,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * One hook call, start to end: find the controller, decode, dispatch, guard, encode; and map every
  * failure onto an answer Metacontroller handles the right way. A bad request is a 400 that changes
  * nothing; a transient error a 429 with {@code Retry-After}; a refused response or a bug a 500, never
- * a 200 that could delete children. Thread-safe; holds no state between calls.
+ * a 200 that could delete children; a call whose observed objects the memory budget cannot hold as
+ * they are read a 503 with {@code Retry-After} (a 413 when no budget of this heap could). Thread-safe;
+ * holds no state between calls.
  */
 public final class HookEngine {
     private static final Logger LOG = LoggerFactory.getLogger(HookEngine.class);
@@ -43,8 +47,16 @@ public final class HookEngine {
         return controllers;
     }
 
-    /** Answers one call of {@code POST /<controller>/<hook>} with this body. */
+    /** Answers one call of {@code POST /<controller>/<hook>} with this body, the heap of its observed objects unbounded. */
     public HookAnswer handle(String controllerName, String hookName, byte[] body) {
+        return handle(controllerName, hookName, body, ObservedHeap.UNLIMITED);
+    }
+
+    /**
+     * Answers one call of {@code POST /<controller>/<hook>} with this body, each observed object claiming
+     * its heap from {@code heap} when it is first built.
+     */
+    public HookAnswer handle(String controllerName, String hookName, byte[] body, ObservedHeap heap) {
         Registration registration = controllers.get(controllerName).orElse(null);
         if (registration == null) {
             return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
@@ -57,13 +69,15 @@ public final class HookEngine {
         }
         Decoded request;
         try {
-            request = decode(registration, hook, body);
+            request = decode(registration, hook, body, heap);
         } catch (MalformedRequestException e) {
-            return badRequest(e);
+            return heap.refused() ? heapRefused(heap.refusal()) : badRequest(e);
+        } catch (HeapRefused e) {
+            return heapRefused(e);
         }
         Decoded decoded = request;
-        return CallMdc.around(registration.name(), hook.segment(), request.facts(), () -> dispatch(registration, hook, decoded))
-                .about(request.facts());
+        HookAnswer answer = CallMdc.around(registration.name(), hook.segment(), request.facts(), () -> dispatch(registration, hook, decoded));
+        return (heap.refused() ? heapRefused(heap.refusal()) : answer).about(request.facts());
     }
 
     /** A request read for its hook (one of the three is set), and what it is about. */
@@ -72,18 +86,18 @@ public final class HookEngine {
     }
 
     /** Every request is read in one pass of the byte scanner; children and attachments stay bytes until used. */
-    private static Decoded decode(Registration registration, Hook hook, byte[] body) {
+    private static Decoded decode(Registration registration, Hook hook, byte[] body, ObservedHeap heap) {
         if (hook == Hook.CUSTOMIZE) {
             CustomizeRequest request = CustomizeRequest.read(body);
             ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(null, null, request, facts(request.parent(), 0));
         }
         if (registration.kind() == Kind.COMPOSITE) {
-            CompositeRequest request = CompositeRequest.read(body);
+            CompositeRequest request = CompositeRequest.read(body, heap);
             ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
-        DecoratorRequest request = DecoratorRequest.read(body);
+        DecoratorRequest request = DecoratorRequest.read(body, heap);
         ObjectChecks.timestamps(request.target(), "/object");
         return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
@@ -98,6 +112,8 @@ public final class HookEngine {
                 return composite.call(registration, hook, request.composite());
             }
             return decorator.call(registration, hook, request.decorator());
+        } catch (HeapRefused e) {
+            return heapRefused(e);
         } catch (MalformedRequestException e) {
             return badRequest(e);
         } catch (TransientException e) {
@@ -131,6 +147,21 @@ public final class HookEngine {
     private static HookAnswer badRequest(MalformedRequestException e) {
         return HookAnswer.problem(new Problem("malformed-request", "Malformed request", 400, shorten(e.getMessage()),
                 e.pointer().isEmpty() ? null : e.pointer(), List.of()));
+    }
+
+    /**
+     * The answer when the observed objects a call reads do not fit its memory budget: the same 503 a
+     * call refused on admission gets, or a 413 when no budget of this heap could hold them. Nothing the
+     * controller worked out from what it did read is answered.
+     */
+    private static HookAnswer heapRefused(HeapRefused e) {
+        if (e.fitsLater()) {
+            return HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
+                    "the service is answering as many calls as its memory allows; retry shortly"), Map.of("Retry-After", "1"));
+        }
+        return HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
+                "the observed objects this call reads would take about " + ((e.claimed() + (1 << 20) - 1) >> 20)
+                        + " MiB of heap, more than this service gives a call (see docs/production.md, memory model)"));
     }
 
     private static HookAnswer retryLater(TransientException e) {

@@ -3,6 +3,7 @@ package dev.metahook.server;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.Problem;
 import dev.metahook.wire.JsonCensus;
+import dev.metahook.wire.ObservedHeap;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -20,10 +21,11 @@ import org.eclipse.jetty.server.HttpConfiguration;
  * the bytes arrive) before any of the body is read, waits up to {@link #ADMISSION_WAIT} for the
  * budget, and is otherwise refused with {@code 503} and {@code Retry-After}; a body larger than any
  * the budget can read is refused with {@code 413} unread;</li>
- * <li>once read, the body is counted ({@link JsonCensus}) and the call reserves what its whole work
- * costs ({@link MemoryBudget#cost}) before any tree is built: {@code 503} when the budget stays spent,
+ * <li>once read, the body is counted ({@link JsonCensus}) and the call reserves what its work costs
+ * ({@link MemoryBudget#upFront}) before any tree is built: {@code 503} when the budget stays spent,
  * {@code 413} when no budget of this heap could hold it, {@code 400} when it nests deeper than
- * {@link JsonCensus#maxDepth()};</li>
+ * {@link JsonCensus#maxDepth()}; each observed object then claims its own cost when the engine first
+ * builds it ({@link ObservedHeap}), refused there with {@code 503} (or {@code 413}) in the same way;</li>
  * <li>a body must keep arriving: at least {@link #MIN_BODY_RATE} bytes a second, no pause longer
  * than {@link #READ_IDLE_TIMEOUT}, all of it within {@link #BODY_DEADLINE}; otherwise {@code 408}.
  * Metacontroller sends a whole body at once and gives up on a hook after 10 s, so none of these
@@ -64,7 +66,11 @@ final class BodyIntake {
      * What came of taking the body: the body (null when larger than the limit), or the answer that
      * refuses the call with the headers it needs.
      */
-    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers) {
+    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers, ObservedHeap heap) {
+        Intake(byte[] body, HookAnswer refusal, Map<String, String> headers) {
+            this(body, refusal, headers, ObservedHeap.UNLIMITED);
+        }
+
         static Intake tooLarge() {
             return new Intake(null, null, Map.of());
         }
@@ -108,13 +114,14 @@ final class BodyIntake {
 
     /** Reserves what the work on a body read costs, before any tree is built from it; or the answer that refuses it. */
     private Intake admitWork(byte[] body, MemoryBudget.Reservation reservation) throws IOException {
-        JsonCensus census = JsonCensus.of(body);
+        JsonCensus.Request request = JsonCensus.ofRequest(body, MemoryBudget::treeCost);
+        JsonCensus census = request.body();
         if (census.tooDeep()) {
             return new Intake(null, HookAnswer.problem(Problem.of("malformed-request", "Malformed request", 400,
                     "request body is not valid JSON: nested deeper than " + JsonCensus.maxDepth() + " levels (at byte "
                             + census.deepestAt() + ")")), Map.of());
         }
-        long cost = MemoryBudget.cost(census);
+        long cost = MemoryBudget.upFront(request);
         if (cost > budget.largestCall()) {
             return new Intake(null, HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
                     "answering this body would take about " + mib(cost) + " MiB of heap (" + census.values() + " JSON values, "
@@ -129,7 +136,7 @@ final class BodyIntake {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for memory", e);
         }
-        return new Intake(body, null, Map.of());
+        return new Intake(body, null, Map.of(), ObservedHeap.of(request.observed(), reservation::more, budget.largestCall() - cost));
     }
 
     /**

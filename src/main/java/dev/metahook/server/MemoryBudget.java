@@ -14,9 +14,11 @@ import java.util.concurrent.TimeUnit;
  * share is refused ({@code 413}) before it is read;</li>
  * <li><b>working</b>: once the body is in memory its census ({@link JsonCensus}: one counting pass,
  * nothing built) gives the cost of the whole call ({@link #cost}): the body, every tree and typed
- * copy the call may build from it, the answer being encoded. That cost is taken from the working
- * share and the reading share given back; a call that costs more than the whole working share is
- * refused ({@code 413}) without waiting.</li>
+ * copy the call may build from it, the answer being encoded. What the call's observed objects would
+ * build is left out ({@link #treeCost} of each, summed): the engine builds an observed object only
+ * when the controller reads it, and claims its cost then ({@link Reservation#more}, without waiting).
+ * The rest is taken from the working share and the reading share given back; a call whose rest costs
+ * more than the whole working share is refused ({@code 413}) without waiting.</li>
  * </ol>
  * A call that waits for the working share holds only reading bytes, and a call that holds working
  * bytes waits for nothing, so the two never block each other: calls are refused ({@code 503}) when the
@@ -50,6 +52,8 @@ final class MemoryBudget {
     static final double READING_SHARE = 0.25;
     /** A call that costs at most this (and at most an eighth of the small share) is small: it takes the small calls' share. */
     static final long SMALL_CALL = 1024 * 1024;
+    /** The least a call claims at once when its observed objects are built, so a call that reads many small ones claims rarely. */
+    static final long CLAIM_STEP = 64 * 1024;
     private static final int KIB = 1024;
 
     private final Semaphore small;
@@ -76,11 +80,20 @@ final class MemoryBudget {
         return new MemoryBudget((long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
     }
 
-    /** What a whole call with this body costs at its peak, from the body's census. */
+    /** What a whole call with this body costs at its peak, from the body's census, every observed object read. */
     static long cost(JsonCensus census) {
-        return PER_CALL + census.bytes() + NODE_COPIES * census.nodeBytes() + TYPED_OBJECT * census.objects()
-                + ITEM_GROWTH * census.items() + STRING_COPIES * census.stringBytes() + LARGEST_STRING_COPIES * census.largestString()
-                + EMBEDDED_COPIES * census.embeddedTreeBytes();
+        return PER_CALL + census.bytes() + LARGEST_STRING_COPIES * census.largestString() + treeCost(census);
+    }
+
+    /** What a call takes up front: all it costs but the trees of its observed objects, which are claimed as they are built. */
+    static long upFront(JsonCensus.Request census) {
+        return cost(census.body()) - census.observed().total();
+    }
+
+    /** What the trees and typed copies of this JSON text cost: its bytes are in the body already. */
+    static long treeCost(JsonCensus census) {
+        return NODE_COPIES * census.nodeBytes() + TYPED_OBJECT * census.objects() + ITEM_GROWTH * census.items()
+                + STRING_COPIES * census.stringBytes() + EMBEDDED_COPIES * census.embeddedTreeBytes();
     }
 
     /** The largest body that can be read: a larger one is refused before it is. */
@@ -130,6 +143,8 @@ final class MemoryBudget {
         private int smallHeld;
         private int readingHeld;
         private int workingHeld;
+        /** Bytes claimed by {@link #more} and not used yet. */
+        private long slack;
 
         private Reservation(int smallHeld, int readingHeld) {
             this.smallHeld = smallHeld;
@@ -195,6 +210,42 @@ final class MemoryBudget {
             return true;
         }
 
+        /**
+         * Holds {@code bytes} more for the work admitted (an observed object being built), without
+         * waiting: from the small share while a small call stays small, else from the working share;
+         * false when neither has room now. At least {@link #CLAIM_STEP} is taken at a time.
+         */
+        synchronized boolean more(long bytes) {
+            if (bytes <= slack) {
+                slack -= bytes;
+                return true;
+            }
+            long need = bytes - slack;
+            int step = kib(Math.max(need, CLAIM_STEP));
+            int kib = kib(need);
+            if (takeMore(step)) {
+                slack = (long) step * KIB - need;
+                return true;
+            }
+            if (step > kib && takeMore(kib)) {
+                slack = (long) kib * KIB - need;
+                return true;
+            }
+            return false;
+        }
+
+        private boolean takeMore(int kib) {
+            if (workingHeld == 0 && smallHeld + kib <= smallCallKib && small.tryAcquire(kib)) {
+                smallHeld += kib;
+                return true;
+            }
+            if (working.tryAcquire(kib)) {
+                workingHeld += kib;
+                return true;
+            }
+            return false;
+        }
+
         /** The bytes held. */
         synchronized long bytes() {
             return ((long) smallHeld + readingHeld + workingHeld) * KIB;
@@ -208,6 +259,7 @@ final class MemoryBudget {
             smallHeld = 0;
             readingHeld = 0;
             workingHeld = 0;
+            slack = 0;
         }
     }
 }

@@ -10,7 +10,7 @@ public record CustomizeRequest(ObjectNode controller, ObjectNode parent) {
 
     /** Reads a request body in one pass of the byte scanner; the controller tree is shared: read it, never change it. */
     public static CustomizeRequest read(byte[] body) {
-        Envelope root = Envelope.read(body, Set.of(), TREES);
+        Envelope root = Envelope.read(body, Set.of(), TREES, ObservedHeap.UNLIMITED);
         ObjectNode controller = Shapes.object(root.tree("controller"), "/controller");
         ObjectNode parent = Shapes.kubernetesObject(root.tree("parent"), "/parent");
         return new CustomizeRequest(controller, parent);

@@ -27,9 +27,9 @@ final class Envelope {
 
     /**
      * Reads a body whose fields named in {@code maps} are object maps and those in {@code trees}
-     * trees; refuses a body that is not one JSON object, or has neither {@code parent} nor {@code object}.
+     * trees, the objects of the maps claiming their heap from {@code heap} when built; refuses a body that is not one JSON object, or has neither {@code parent} nor {@code object}.
      */
-    static Envelope read(byte[] body, Set<String> maps, Set<String> trees) {
+    static Envelope read(byte[] body, Set<String> maps, Set<String> trees, ObservedHeap heap) {
         JsonScanner scanner = new JsonScanner(body);
         int start = scanner.skipWhitespace(0);
         if (scanner.atEnd(start)) {
@@ -43,7 +43,7 @@ final class Envelope {
         int end = scanner.skipWhitespace(scanner.fields(start, (name, valueStart) -> {
             envelope.present.add(name);
             if (maps.contains(name)) {
-                return ObjectMap.scan(scanner, valueStart, "/" + name, map -> envelope.maps.put(name, map));
+                return ObjectMap.scan(scanner, valueStart, "/" + name, heap, map -> envelope.maps.put(name, map));
             }
             if (trees.contains(name)) {
                 return name.equals("controller") ? envelope.controller(scanner, valueStart) : envelope.tree(scanner, name, valueStart);

@@ -31,9 +31,9 @@ public final class ObjectMap {
     /**
      * Reads a map from a request body, keeping each object as the bytes it was: only the envelope
      * (groups, keys, that each object is an object) is checked now, the rest when an object is used.
-     * Hands the map over and returns the index just after it.
+     * Hands the map over and returns the index just after it. Building an object claims its heap from {@code heap}.
      */
-    static int scan(JsonScanner scanner, int start, String pointer, Consumer<ObjectMap> result) {
+    static int scan(JsonScanner scanner, int start, String pointer, ObservedHeap heap, Consumer<ObjectMap> result) {
         if (scanner.isNull(start)) {
             result.accept(EMPTY);
             return scanner.valueEnd(start);
@@ -64,7 +64,8 @@ public final class ObjectMap {
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
                 int to = identity.scan(objectKey, from);
-                ObservedObject object = ObservedObject.lazy(key, objectKey, groupPointer, scanner.body(), from, to - from, identity.metadataStart());
+                ObservedObject object = ObservedObject.lazy(key, objectKey, groupPointer, scanner.body(), from, to - from, identity.metadataStart(),
+                        heap);
                 if (!identity.fits()) {
                     throw identity.misfit(object, object.pointer());
                 }

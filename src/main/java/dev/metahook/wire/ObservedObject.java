@@ -23,11 +23,13 @@ public final class ObservedObject {
     private final int offset;
     private final int length;
     private final int metadata;
+    private final ObservedHeap heap;
     private volatile ObjectSpans spans;
     private volatile ObjectNode tree;
+    private volatile boolean claimed;
 
     private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
-                           ObjectNode tree) {
+                           ObjectNode tree, ObservedHeap heap) {
         this.group = group;
         this.key = key;
         this.groupPointer = groupPointer;
@@ -36,18 +38,37 @@ public final class ObservedObject {
         this.length = length;
         this.metadata = metadata;
         this.tree = tree;
+        this.heap = heap;
+        this.claimed = heap == null || heap.unlimited();
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
-        return new ObservedObject(group, key, null, null, 0, 0, -1, tree);
+        return new ObservedObject(group, key, null, null, 0, 0, -1, tree, null);
     }
 
     /**
      * An object the scanner passed over and found to fit its group and key, with the pointer of its group
-     * and where its metadata object starts.
+     * and where its metadata object starts; building it claims its heap from {@code heap} first.
      */
-    static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata) {
-        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null);
+    static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
+                               ObservedHeap heap) {
+        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null, heap);
+    }
+
+    /**
+     * Claims the heap that building this object takes, once, before anything is built from its bytes
+     * (its tree, its typed form, its last-applied annotation); throws {@link ObservedHeap.HeapRefused}
+     * when the call's budget cannot hold it.
+     */
+    private void claim() {
+        if (!claimed) {
+            synchronized (this) {
+                if (!claimed) {
+                    heap.claim(source, offset, length);
+                    claimed = true;
+                }
+            }
+        }
     }
 
     /** The object's JSON pointer in the request, for errors. */
@@ -112,6 +133,7 @@ public final class ObservedObject {
     public ObjectNode tree() {
         ObjectNode parsed = tree;
         if (parsed == null) {
+            claim();
             synchronized (this) {
                 if (tree == null) {
                     tree = parse();
@@ -132,6 +154,7 @@ public final class ObservedObject {
         if (parsed != null) {
             return Json.convert(parsed, type);
         }
+        claim();
         if (spans().managedStart() < 0) {
             return Json.mapper().readValue(source, offset, length, type);
         }
@@ -258,6 +281,7 @@ public final class ObservedObject {
             return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
                     metadata.path("namespace").textValue(), annotation.textValue());
         }
+        claim();
         ObjectSpans found = spans();
         return new Summary(group.apiVersion(), group.kind(), keyName(), text(found.namespaceStart(), found.namespaceEnd()),
                 text(found.appliedStart(), found.appliedEnd()));

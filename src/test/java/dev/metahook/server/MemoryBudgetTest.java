@@ -135,4 +135,28 @@ class MemoryBudgetTest {
         chunked.close();
         assertEquals(200 * MIB, budget.available());
     }
+
+    @Test
+    void anObservedObjectBuiltLaterClaimsMoreWithoutWaitingAndTheCloseGivesItBack() throws InterruptedException {
+        MemoryBudget.Reservation call = budget.reserve(4 * MIB, Duration.ZERO);
+        assertTrue(call.work(8 * MIB, Duration.ZERO));
+        assertTrue(call.more(10), "a small claim takes a step of its own");
+        assertEquals(8 * MIB + MemoryBudget.CLAIM_STEP, call.bytes());
+        assertTrue(call.more(MemoryBudget.CLAIM_STEP - 10), "covered by what the step left");
+        assertEquals(8 * MIB + MemoryBudget.CLAIM_STEP, call.bytes());
+        assertTrue(call.more(budget.largestCall() - 8 * MIB - MemoryBudget.CLAIM_STEP), "up to the whole working share");
+        assertFalse(call.more(2 * MemoryBudget.CLAIM_STEP), "nothing left, and a claim never waits");
+        call.close();
+        assertEquals(200 * MIB, budget.available());
+    }
+
+    @Test
+    void aCostOfARequestLeavesItsObservedObjectsOutUntilTheyAreBuilt() {
+        String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"data\":{\"a\":\"b\"}}";
+        byte[] body = ("{\"parent\":{},\"children\":{\"ConfigMap.v1\":{\"c\":" + child + "}}}").getBytes(StandardCharsets.UTF_8);
+        JsonCensus.Request request = JsonCensus.ofRequest(body, MemoryBudget::treeCost);
+        long childCost = MemoryBudget.treeCost(JsonCensus.of(child.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(childCost, request.observed().total());
+        assertEquals(MemoryBudget.cost(request.body()) - childCost, MemoryBudget.upFront(request));
+    }
 }

@@ -74,4 +74,26 @@ class JsonCensusTest {
         assertEquals(garbage.length(), census.bytes());
         assertTrue(census.treeBytes() > 0);
     }
+
+    @Test
+    void aRequestsObservedObjectsAreCostedApartWhereTheyStartAndTheWholeStillCountsThem() {
+        String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\",\"n\":[1,2]}}";
+        String text = "{\"controller\":{\"spec\":{}},\"parent\":{\"metadata\":{\"name\":\"p\"},\"children\":{\"x\":{}}},"
+                + "\"children\":{\"ConfigMap.v1\":{\"a\":" + child + ",\"b\": { } },\"Secret.v1\":{}},"
+                + "\"related\":{\"ConfigMap.v1\":{\"c\":" + child + "}},\"finalizing\":false}";
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+        JsonCensus.Request request = JsonCensus.ofRequest(body, JsonCensus::treeBytes);
+
+        assertEquals(of(text), request.body(), "the whole census is the same with or without the objects costed apart");
+        JsonCensus.Observed observed = request.observed();
+        assertEquals(3, observed.count(), "the parent's own children field is not an object map of the request");
+        int a = text.indexOf(child);
+        int b = text.indexOf("{ }");
+        int c = text.lastIndexOf(child);
+        assertEquals(of(child).treeBytes(), observed.costAt(a));
+        assertEquals(of("{}").treeBytes(), observed.costAt(b));
+        assertEquals(of(child).treeBytes(), observed.costAt(c));
+        assertEquals(-1, observed.costAt(a + 1));
+        assertEquals(2 * of(child).treeBytes() + of("{}").treeBytes(), observed.total());
+    }
 }

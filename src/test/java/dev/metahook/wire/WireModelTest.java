@@ -141,7 +141,7 @@ class WireModelTest {
     /** An object map read from text as a request's children are. */
     private static ObjectMap children(String json) {
         ObjectMap[] map = new ObjectMap[1];
-        ObjectMap.scan(new JsonScanner(json.getBytes(StandardCharsets.UTF_8)), 0, "/children", read -> map[0] = read);
+        ObjectMap.scan(new JsonScanner(json.getBytes(StandardCharsets.UTF_8)), 0, "/children", ObservedHeap.UNLIMITED, read -> map[0] = read);
         return map[0];
     }
 
