@@ -66,22 +66,22 @@ public final class Result<S> extends DecoratorResult<S> {
 
     @Override
     public <T extends S> Result<T> resyncAfter(Duration delay) {
-        return (Result<T>) super.resyncAfter(delay);
+        return (Result<T>) super.<T>resyncAfter(delay);
     }
 
     @Override
     public <T extends S> Result<T> deleting(HasMetadata... observed) {
-        return (Result<T>) super.deleting(observed);
+        return (Result<T>) super.<T>deleting(observed);
     }
 
     @Override
     public <T extends S> Result<T> deleting(Collection<ChildId> observed) {
-        return (Result<T>) super.deleting(observed);
+        return (Result<T>) super.<T>deleting(observed);
     }
 
     @Override
     public <T extends S> Result<T> deletingUnlisted() {
-        return (Result<T>) super.deletingUnlisted();
+        return (Result<T>) super.<T>deletingUnlisted();
     }
 
     @Override
