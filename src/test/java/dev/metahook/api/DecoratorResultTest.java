@@ -86,6 +86,8 @@ class DecoratorResultTest {
                                 .decorator("labels", Widget.class, new Labels())
                                 .decorator("plain", Widget.class, (w, c) -> Result.of().deletingUnlisted())
                                 .decorator("lambda-labels", Widget.class, (w, c) -> Result.of().withLabel("a", "b").withStatus(new Status(2)))
+                                .decorator("either", Widget.class, (w, c) -> c.finalizing() ? Result.of().deletingUnlisted()
+                                        : Result.of().deletingUnlisted().withLabel("a", "b"))
                                 .build();
                     }
                 }
