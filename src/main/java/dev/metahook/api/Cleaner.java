@@ -7,9 +7,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * parent and calls {@link #cleanup} (the {@code finalize} hook) instead of sync while the parent is
  * being deleted, or no longer matches the controller's label selector, until it answers
  * {@link Cleanup#done()}. A spec that cannot be read never blocks teardown: the parent then comes
- * without its spec.
+ * without its spec. A decorator whose cleanup changes the target's labels or annotations is a
+ * {@link DecoratorCleaner} instead.
  */
-public interface Cleaner<P extends HasMetadata, S> {
+public interface Cleaner<P extends HasMetadata, S> extends DecoratorCleaner<P, S> {
 
+    @Override
     Cleanup<S> cleanup(P parent, Context context);
 }

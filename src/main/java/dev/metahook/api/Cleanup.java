@@ -3,15 +3,13 @@ package dev.metahook.api;
 /**
  * What a {@link Cleaner} answers while its parent is going away: still working (with the objects as
  * they should be meanwhile), or done, after which Metacontroller removes its finalizer. Only a
- * cleanup can say done, so a sync can never let a parent go by mistake.
+ * cleanup can say done, so a sync can never let a parent go by mistake. A decorator whose cleanup
+ * changes the target's labels or annotations answers a {@link DecoratorCleanup} instead.
  */
-public final class Cleanup<S> {
-    private final Result<S> result;
-    private final boolean done;
+public final class Cleanup<S> extends DecoratorCleanup<S> {
 
     private Cleanup(Result<S> result, boolean done) {
-        this.result = result;
-        this.done = done;
+        super(result, done);
     }
 
     /** Teardown is under way: these objects and this status for now, and call again. */
@@ -33,15 +31,13 @@ public final class Cleanup<S> {
     }
 
     /** The same answer with the parent's whole status. */
+    @Override
     public <T> Cleanup<T> withStatus(T status) {
-        return new Cleanup<>(result.withStatus(status), done);
+        return new Cleanup<>(result().withStatus(status), isDone());
     }
 
+    @Override
     public Result<S> result() {
-        return result;
-    }
-
-    public boolean isDone() {
-        return done;
+        return (Result<S>) super.result();
     }
 }

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 /**
  * The controllers a server serves, each under a short name that becomes its routes
  * ({@code /webapp/sync}). Which hooks a controller has follows from the interfaces it implements:
- * sync always, finalize for a {@link Cleaner}, customize for a {@link Customizer}. What else
- * Metacontroller must know (the child resources and their update strategies, resync, selectors) is
+ * sync always, finalize for a {@link Cleaner} (a decorator's may be a {@link DecoratorCleaner}),
+ * customize for a {@link Customizer}. What else Metacontroller must know (the child resources and their update strategies, resync, selectors) is
  * the registration's {@link Declaration}, from which the manifests are generated.
  */
 public final class Controllers {
@@ -65,7 +65,7 @@ public final class Controllers {
 
         public Set<Hook> hooks() {
             Set<Hook> hooks = EnumSet.of(Hook.SYNC);
-            if (controller instanceof Cleaner<?, ?>) {
+            if (controller instanceof DecoratorCleaner<?, ?>) {
                 hooks.add(Hook.FINALIZE);
             }
             if (controller instanceof Customizer<?>) {
@@ -131,6 +131,12 @@ public final class Controllers {
             if (registration.kind() == Kind.DECORATOR && !declaration.revisionFieldPaths().isEmpty()) {
                 throw new IllegalArgumentException("controller " + registration.name()
                         + ": revisionHistory is a CompositeController setting; a decorator's attachments do not roll");
+            }
+            if (registration.kind() == Kind.COMPOSITE && registration.controller() instanceof DecoratorCleaner<?, ?>
+                    && !(registration.controller() instanceof Cleaner<?, ?>)) {
+                throw new IllegalArgumentException("controller " + registration.name() + ": a CompositeController's cleanup must be a"
+                        + " Cleaner answering a Cleanup; a DecoratorCleaner's may change the target's labels and annotations, which"
+                        + " Metacontroller's composite response has no fields for");
             }
             if (registration.kind() == Kind.COMPOSITE
                     && (declaration.targetLabelSelector().isPresent() || declaration.targetAnnotationSelector().isPresent())) {

@@ -10,10 +10,13 @@ import java.util.Set;
 
 /**
  * {@code manifests}: writes the kustomize directory that runs the reference controllers (their
- * CompositeControllers, CRDs and the hook service), generated from their registration.
+ * CompositeControllers, CRDs and the hook service), generated from their registration; with
+ * {@code --examples}, the ported examples' registrations and CRDs into the examples' directory.
  */
 final class ManifestsCommand {
-    static final String USAGE = "usage: java -jar metahook.jar manifests --out <directory> [--image <image>] [--namespace <namespace>]";
+    static final String USAGE = "usage: java -jar metahook.jar manifests --out <directory> [--image <image>] [--namespace <namespace>]\n"
+            + "       java -jar metahook.jar manifests --examples <directory>   (the ported examples' controller.yaml and crd.yaml files,"
+            + " into <directory>/<example>/; the repository's is examples)";
     /** How metacontroller/ is made; the drift test prints it. */
     static final String REGENERATE = "java -jar target/metahook.jar manifests --out metacontroller";
 
@@ -24,7 +27,10 @@ final class ManifestsCommand {
     }
 
     static int run(List<String> args, PrintStream out) {
-        Arguments arguments = Arguments.parse(args, Set.of("out", "image", "namespace"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("out", "image", "namespace", "examples"), USAGE);
+        if (arguments.optional("examples") != null) {
+            return examples(arguments, out);
+        }
         Path directory = Path.of(arguments.required("out", USAGE));
         ManifestOptions options;
         try {
@@ -34,6 +40,19 @@ final class ManifestsCommand {
         }
         int files = Manifests.write(BuiltInControllers.all(UNUSED_KEY), options, directory).size();
         out.println("manifests: wrote " + files + " files to " + directory + " (kubectl apply -k " + directory + ")");
+        return 0;
+    }
+
+    private static int examples(Arguments arguments, PrintStream out) {
+        for (String other : List.of("out", "image", "namespace")) {
+            if (arguments.optional(other) != null) {
+                throw new UsageException("--examples writes the examples as committed, for the built-in service; leave out --" + other
+                        + "\n" + USAGE);
+            }
+        }
+        Path directory = Path.of(arguments.optional("examples"));
+        int files = ExampleManifests.write(directory).size();
+        out.println("manifests: wrote " + files + " example files to " + directory);
         return 0;
     }
 

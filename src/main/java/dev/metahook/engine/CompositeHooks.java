@@ -6,6 +6,7 @@ import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
 import dev.metahook.api.RawStatusReader;
 import dev.metahook.api.Result;
+import dev.metahook.contract.Breach;
 import dev.metahook.wire.CanonicalJson;
 import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.CompositeResponse;
@@ -34,7 +35,7 @@ final class CompositeHooks {
         var typed = TypedObjects.read(request.parent(), registration.type(), "parent", readsRawStatus(registration));
         ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
-        Result<?> result = outcome.result();
+        Result<?> result = answered(outcome);
         boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
         new Guards(request.controller(), request.parent(), request.children(), request.related(), false)
@@ -42,6 +43,20 @@ final class CompositeHooks {
         CompositeResponse response = new CompositeResponse(status(result, request.parent()), children,
                 Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
         return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcomeName(outcome, finalizing, finalized), children.size());
+    }
+
+    /**
+     * A composite's hooks return a {@link Result} by their types, and its registration refuses a cleanup
+     * that could answer more; should target label or annotation changes get past both, they are
+     * refused here rather than dropped.
+     */
+    private static Result<?> answered(ControllerCall.Outcome outcome) {
+        if (outcome.result() instanceof Result<?> result) {
+            return result;
+        }
+        throw new GuardViolation(List.of(new Breach("unknown-field", "the result sets labels or annotations, which only a"
+                + " DecoratorController can answer (a CompositeController's response has no such fields: Metacontroller would"
+                + " drop them; label the children instead, or serve it as a decorator)")));
     }
 
     /**

@@ -1,12 +1,13 @@
 package dev.metahook.engine;
 
-import dev.metahook.api.Cleaner;
-import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
 import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.DecoratorCleaner;
+import dev.metahook.api.DecoratorCleanup;
 import dev.metahook.api.DecoratorController;
+import dev.metahook.api.DecoratorResult;
 import dev.metahook.api.Result;
 import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
@@ -15,15 +16,19 @@ import java.util.function.Function;
 
 /**
  * Calls sync, cleanup or the stalled answer of one controller by the capabilities it has: a finalize
- * call goes to its {@link Cleaner}; an invalid spec or status, or a {@link TerminalException}, to its
+ * call goes to its {@link dev.metahook.api.Cleaner} (a decorator's {@link DecoratorCleaner}); an invalid spec or status, or a {@link TerminalException}, to its
  * {@link StalledHandler}, or to the engine's default for its kind.
  */
 final class ControllerCall {
     private ControllerCall() {
     }
 
-    /** What the controller answered, whether a cleanup said done, and whether it took the stalled path. */
-    record Outcome(Result<?> result, boolean done, boolean stalled) {
+    /**
+     * What the controller answered, whether a cleanup said done, and whether it took the stalled path. A
+     * composite's answer is a {@link Result} by the types of its hooks; only a decorator's may carry
+     * target changes.
+     */
+    record Outcome(DecoratorResult<?> result, boolean done, boolean stalled) {
     }
 
     /**
@@ -44,10 +49,10 @@ final class ControllerCall {
                 return stalled(controller, parent, context, invalid, fallback);
             }
             if (context.finalizing()) {
-                Cleanup<?> cleanup = ((Cleaner<HasMetadata, ?>) controller).cleanup(parent, context);
+                DecoratorCleanup<?> cleanup = ((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context);
                 return new Outcome(required(cleanup, "cleanup").result(), cleanup.isDone(), false);
             }
-            Result<?> result = registration.kind() == Kind.COMPOSITE
+            DecoratorResult<?> result = registration.kind() == Kind.COMPOSITE
                     ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
                     : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
             return new Outcome(required(result, "sync"), false, false);

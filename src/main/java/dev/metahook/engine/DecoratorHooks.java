@@ -2,6 +2,7 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.DecoratorResult;
 import dev.metahook.api.Hook;
 import dev.metahook.api.Result;
 import dev.metahook.wire.CanonicalJson;
@@ -33,7 +34,7 @@ final class DecoratorHooks {
         var typed = TypedObjects.read(request.target(), registration.type(), "object", CompositeHooks.readsRawStatus(registration));
         ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved());
-        Result<?> result = outcome.result();
+        DecoratorResult<?> result = outcome.result();
         boolean finalized = outcome.done() && !outcome.stalled();
         List<ObjectNode> attachments = DesiredChildren.of(result, request.attachments(), namespace);
         new Guards(request.controller(), request.target(), request.attachments(), request.related(), true)

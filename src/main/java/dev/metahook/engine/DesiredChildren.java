@@ -2,7 +2,7 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.Result;
+import dev.metahook.api.DecoratorResult;
 import dev.metahook.contract.Breach;
 import dev.metahook.wire.ObjectMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -23,7 +23,7 @@ final class DesiredChildren {
     private DesiredChildren() {
     }
 
-    static List<ObjectNode> of(Result<?> result, ObjectMap observed, String parentNamespace) {
+    static List<ObjectNode> of(DecoratorResult<?> result, ObjectMap observed, String parentNamespace) {
         List<ObjectNode> children = new ArrayList<>();
         if (result.keepsObserved()) {
             observed.entries().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));

@@ -2,7 +2,7 @@ package dev.metahook.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.Result;
+import dev.metahook.api.DecoratorResult;
 import dev.metahook.contract.AnswerRules;
 import dev.metahook.contract.Breach;
 import dev.metahook.contract.ObjectId;
@@ -34,13 +34,8 @@ final class Guards {
         this.owner = new AnswerRules.Owner(controller, parent, decorator, groups, relatedIds);
     }
 
-    void check(List<ObjectNode> desired, Result<?> result) {
+    void check(List<ObjectNode> desired, DecoratorResult<?> result) {
         List<Breach> breaches = new ArrayList<>(AnswerRules.children(desired, owner));
-        if (!owner.decorator() && (!result.labels().isEmpty() || !result.annotations().isEmpty())) {
-            breaches.add(new Breach("unknown-field", "the result sets labels or annotations, which only a DecoratorController can answer"
-                    + " (a CompositeController's response has no such fields: Metacontroller would drop them;"
-                    + " label the children instead, or serve it as a decorator)"));
-        }
         Set<ObjectId> desiredIds = new HashSet<>();
         desired.forEach(child -> desiredIds.add(AnswerRules.id(child, owner.namespace())));
         Set<ObjectId> deletions = new HashSet<>();

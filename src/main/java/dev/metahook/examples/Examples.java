@@ -26,7 +26,8 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 /**
  * The ported examples under the names their manifests in {@code examples/<name>/} call them by. Each
  * registration declares what its CompositeController or DecoratorController says; the committed
- * {@code controller.yaml} files are generated from it (ExampleManifestsDriftTest).
+ * {@code controller.yaml} files are generated from it ({@code manifests --examples examples};
+ * ExampleManifestsDriftTest).
  */
 public final class Examples {
     private Examples() {

@@ -76,7 +76,11 @@ public final class Manifests {
      * names and leaving others alone; returns what it wrote.
      */
     public static SortedMap<String, String> write(Controllers controllers, ManifestOptions options, Path directory) {
-        SortedMap<String, String> files = generate(controllers, options);
+        return writeFiles(generate(controllers, options), directory);
+    }
+
+    /** Writes these files (paths relative to the directory), creating directories, replacing files of the same names. */
+    public static SortedMap<String, String> writeFiles(SortedMap<String, String> files, Path directory) {
         try {
             for (Map.Entry<String, String> file : files.entrySet()) {
                 Path path = directory.resolve(file.getKey());

@@ -10,6 +10,7 @@ import dev.metahook.api.Context;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Customizer;
 import dev.metahook.api.DecoratorController;
+import dev.metahook.api.DecoratorResult;
 import dev.metahook.api.RelatedRule;
 import dev.metahook.api.Result;
 import dev.metahook.testing.Fixtures;
@@ -35,7 +36,7 @@ class AnswerShapesTest {
     /** A decorator that keeps its attachments and changes the target's labels and annotations; its customize asks for ConfigMaps. */
     static final class Labelling implements DecoratorController<StatefulSet, Object>, Customizer<StatefulSet> {
         @Override
-        public Result<Object> sync(StatefulSet target, Context context) {
+        public DecoratorResult<Object> sync(StatefulSet target, Context context) {
             return Result.keepingObserved().withLabel("example.com/decorated", "yes").removingLabel("example.com/old")
                     .withAnnotation("example.com/note", "seen").removingAnnotation("example.com/stale");
         }

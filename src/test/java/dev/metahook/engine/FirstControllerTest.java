@@ -46,7 +46,6 @@ class FirstControllerTest {
                 return result.resyncAfter(java.time.Duration.ofSeconds(30));
             })
             .composite("messages", Widget.class, FirstControllerTest::messages)
-            .composite("labels", Widget.class, (widget, context) -> Result.keepingObserved().withLabel("team", "a"))
             .composite("as-read", Widget.class, (widget, context) -> Result.of(context.children().all(ConfigMap.class)))
             .composite("last-applied", Widget.class, (widget, context) ->
                     Result.of(context.children().lastApplied(ConfigMap.class, "hello").orElseThrow()))
@@ -75,13 +74,6 @@ class FirstControllerTest {
         HookAnswer answer = sync("messages");
         assertEquals(200, answer.status(), new String(answer.body()));
         assertEquals("hello", body(answer).path("children").path(0).path("metadata").path("name").asText());
-    }
-
-    @Test
-    void aDecoratorsLabelInACompositeIsRefusedSayingSo() {
-        HookAnswer answer = sync("labels");
-        assertEquals(500, answer.status());
-        assertTrue(body(answer).path("detail").asText().contains("only a DecoratorController can answer"), body(answer).toString());
     }
 
     @Test

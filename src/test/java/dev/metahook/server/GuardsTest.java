@@ -43,7 +43,6 @@ class GuardsTest {
                         .deleting(c.children().all(ConfigMap.class).toArray(new ConfigMap[0])))
                 .composite("status-list", Widget.class, (w, c) -> Result.of().withStatus(List.of(1, 2)))
                 .composite("selector", Widget.class, (w, c) -> Result.of(configMap(w, "v1")))
-                .composite("labels", Widget.class, (w, c) -> Result.keepingObserved().withLabel("team", "a"))
                 .build());
 
     private static ConfigMap configMap(Widget widget, String apiVersion) {
@@ -168,13 +167,5 @@ class GuardsTest {
         request.withObjectProperty("parent").withObjectProperty("spec").putObject("selector").putArray("matchExpressions").addObject()
                 .put("key", "app").put("operator", "DoesNotExist");
         server.post("/selector/sync", Requests.bytes(request)).statusCode(200);
-    }
-
-    /** Only a Cleanup can say finalized (the types see to it); labels are the one decorator-only part of a Result. */
-    @Test
-    void refusesLabelsFromACompositeController() {
-        server.post("/labels/sync", Requests.bytes(Requests.sync(Requests.widget("hello", 1, "hi"), List.of(), false)))
-                .statusCode(500)
-                .body("violations", violation("unknown-field: the result sets labels or annotations, which only a DecoratorController can answer"));
     }
 }

@@ -24,6 +24,13 @@ import java.util.List;
 @AdditionalPrinterColumn(name = "Actual", jsonPath = ".status.actual_copies", type = Type.INTEGER)
 public class ConfigMapPropagation extends CustomResource<ConfigMapPropagation.Spec, ConfigMapPropagation.Status> {
 
+    /** A propagation without a spec names no source: the CRD requires it (top-level {@code required: [spec]}), as the original's does. */
+    @Override
+    @Required
+    public Spec getSpec() {
+        return super.getSpec();
+    }
+
     public record Spec(@Required @JsonPropertyDescription("the ConfigMap to copy") String sourceName,
                        @Required @JsonPropertyDescription("its namespace") String sourceNamespace,
                        @JsonPropertyDescription("the namespaces that get a copy, by name (as in the original)") List<String> targetNamespaces,

@@ -2,6 +2,7 @@ package dev.metahook.examples.serviceperpod;
 
 import dev.metahook.api.Context;
 import dev.metahook.api.DecoratorController;
+import dev.metahook.api.DecoratorResult;
 import dev.metahook.api.Result;
 import dev.metahook.api.TerminalException;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,7 +16,7 @@ public final class PodNameLabelDecorator implements DecoratorController<Pod, Obj
     static final String ANNOTATION = "pod-name-label";
 
     @Override
-    public Result<Object> sync(Pod pod, Context context) {
+    public DecoratorResult<Object> sync(Pod pod, Context context) {
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         String labelKey = annotations == null ? null : annotations.get(ANNOTATION);
         if (labelKey == null || labelKey.isBlank()) {
