@@ -1,6 +1,9 @@
 package dev.metahook.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -162,6 +165,11 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
     private static final class Counter {
         /** Bytes a string may hold without ending it, escaping or being non-ASCII. */
         private static final boolean[] PLAIN = new boolean[256];
+        private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final long ONES = 0x0101010101010101L;
+        private static final long HIGH_BITS = 0x8080808080808080L;
+        private static final long QUOTES = 0x2222222222222222L;
+        private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
 
         static {
             for (int c = 0; c < 0x80; c++) {
@@ -278,6 +286,11 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
             boolean wide = false;
             boolean embedded = i < to && b[i] == '{';
             long nodes = 0;
+            if (!embedded) {
+                while (i <= to - Long.BYTES && allPlain((long) WORDS.get(b, i))) {
+                    i += Long.BYTES;
+                }
+            }
             while (i < to) {
                 int c = b[i] & 0xFF;
                 if (PLAIN[c]) {
@@ -312,6 +325,18 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
                 embeddedBytes += length;
             }
             return i + 1;
+        }
+
+        /**
+         * Whether eight bytes are all {@link #PLAIN}, tested at once: none is a quote or a backslash (no
+         * byte of the word XORed with it is zero) and none is from 0x80 up (its high bit). A borrow only
+         * starts at a zero byte, so a word is only ever said not to be plain when it is not; the byte
+         * loop then finds where.
+         */
+        private static boolean allPlain(long word) {
+            long quotes = word ^ QUOTES;
+            long backslashes = word ^ BACKSLASHES;
+            return (((quotes - ONES) & ~quotes | (backslashes - ONES) & ~backslashes | word) & HIGH_BITS) == 0;
         }
 
         private boolean isMapField(int start, int length) {

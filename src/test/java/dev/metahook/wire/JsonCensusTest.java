@@ -96,4 +96,27 @@ class JsonCensusTest {
         assertEquals(-1, observed.costAt(a + 1));
         assertEquals(2 * of(child).treeBytes() + of("{}").treeBytes(), observed.total());
     }
+
+    @Test
+    void aQuoteABackslashOrAWideByteIsFoundAtEveryPlaceOfAWord() {
+        for (int length = 0; length < 24; length++) {
+            for (int at = 0; at < length; at++) {
+                String plain = "a".repeat(length);
+                String escaped = plain.substring(0, at) + "\\\"" + plain.substring(at + 1);
+                JsonCensus withEscape = of("{\"k\":\"" + escaped + "\",\"n\":1}");
+                assertEquals(2, withEscape.fields(), escaped);
+                assertEquals(length + 1, withEscape.textBytes(), "an escaped quote does not end the string: " + escaped);
+                assertEquals(0, withEscape.wideTextBytes(), escaped);
+                String wide = plain.substring(0, at) + "\u00e9" + plain.substring(at + 1);
+                JsonCensus withWide = of("{\"k\":\"" + wide + "\",\"n\":1}");
+                assertEquals(length + 1, withWide.textBytes(), wide);
+                assertEquals(length + 1, withWide.wideTextBytes(), "a string with a non-ASCII byte is wide: " + wide);
+                String ended = plain.substring(0, at) + "\",\"x\":\"" + plain.substring(at);
+                JsonCensus twoStrings = of("{\"k\":\"" + ended + "\"}");
+                assertEquals(2, twoStrings.fields(), ended);
+                assertEquals(length, twoStrings.textBytes(), ended);
+                assertEquals(length, twoStrings.largestString() + Math.min(at, length - at), ended);
+            }
+        }
+    }
 }
