@@ -1,8 +1,5 @@
 package dev.metahook.wire;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -19,12 +16,6 @@ final class JsonScanner {
     /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
     private static final boolean[] PLAIN = new boolean[256];
     private static final boolean[] ESCAPES = new boolean[256];
-    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long QUOTES = 0x2222222222222222L;
-    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
-    private static final long SPACES = 0x2020202020202020L;
 
     static {
         for (int c = 0x20; c < 0x80; c++) {
@@ -213,9 +204,6 @@ final class JsonScanner {
         byte[] b = body;
         int i = start + 1;
         while (true) {
-            while (i <= limit - Long.BYTES && allPlain((long) WORDS.get(b, i))) {
-                i += Long.BYTES;
-            }
             while (i < limit && PLAIN[b[i] & 0xFF]) {
                 i++;
             }
@@ -230,19 +218,6 @@ final class JsonScanner {
                 i = utf8End(i, c);
             }
         }
-    }
-
-    /**
-     * Whether eight bytes are all {@link #PLAIN}, tested at once: none is a quote or a backslash (no
-     * byte of the word XORed with it is zero), below 0x20 (subtracting 0x20 borrows) or from 0x80 up
-     * (its high bit). A borrow only starts at a byte that is not plain, so a false "no" is only ever
-     * said of a word that has one; the byte loop then finds it.
-     */
-    private static boolean allPlain(long word) {
-        long quotes = word ^ QUOTES;
-        long backslashes = word ^ BACKSLASHES;
-        long special = (quotes - ONES) & ~quotes | (backslashes - ONES) & ~backslashes | (word - SPACES) | word;
-        return (special & HIGH_BITS) == 0;
     }
 
     /**
