@@ -115,7 +115,27 @@ public final class AnswerRules {
                 breaches.add(new Breach("null", what + ": /metadata/" + field.getKey() + " is null"));
             }
         }
-        nullItems(child, "", what, breaches);
+        if (hasNullItem(child)) {
+            nullItems(child, "", what, breaches);
+        }
+    }
+
+    /** Whether a list below the node holds a null: looked for before any pointer is built, as almost no answer has one. */
+    private static boolean hasNullItem(JsonNode node) {
+        if (node.isArray()) {
+            for (JsonNode item : node) {
+                if (item.isNull() || hasNullItem(item)) {
+                    return true;
+                }
+            }
+        } else if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : fields(node)) {
+                if (hasNullItem(field.getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void nullItems(JsonNode node, String pointer, String what, List<Breach> breaches) {

@@ -158,7 +158,12 @@ public final class ObservedObject {
         if (spans().managedStart() < 0) {
             return Json.mapper().readValue(source, offset, length, type);
         }
-        return Json.mapper().readValue(new WithoutManagedFields(), type);
+        return Json.mapper().readValue(typedBytes(), type);
+    }
+
+    /** The bytes {@link #read} parses for an object not parsed yet: its own, {@code null} for its managedFields. */
+    InputStream typedBytes() {
+        return new WithoutManagedFields();
     }
 
     /**
@@ -188,7 +193,7 @@ public final class ObservedObject {
                 }
                 return count;
             }
-            int segmentEnd = position < spans.managedStart() ? spans.managedStart() : offset + length;
+            int segmentEnd = position <= spans.managedStart() && nullIndex < 0 ? spans.managedStart() : offset + length;
             if (position >= segmentEnd) {
                 if (segmentEnd == spans.managedStart() && nullIndex < 0) {
                     nullIndex = 0;

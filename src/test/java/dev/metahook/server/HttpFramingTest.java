@@ -66,6 +66,44 @@ class HttpFramingTest {
         return given().port(server.port()).get("/metrics").then().statusCode(200).extract().asString();
     }
 
+    /**
+     * Answers are written with their length, never chunked, on a connection kept for the next call:
+     * a 200, a 400 problem and the 304 of a caller that has the answer, one after the other.
+     */
+    @Test
+    void answersCarryTheirLengthOnAKeptConnection() throws IOException {
+        byte[] bad = "{\"parent\":[]}".getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(keepAlive(GOOD));
+            RawHttp.Response ok = RawHttp.read(socket.getInputStream());
+            out.write(keepAlive(bad));
+            RawHttp.Response refused = RawHttp.read(socket.getInputStream());
+            out.write(keepAlive(GOOD, "If-None-Match: " + ok.header("ETag")));
+            RawHttp.Response same = RawHttp.read(socket.getInputStream());
+            assertEquals(200, ok.status(), ok.body());
+            assertEquals(String.valueOf(ok.body().getBytes(StandardCharsets.UTF_8).length), ok.header("Content-Length"), ok.headers().toString());
+            assertEquals(null, ok.header("Transfer-Encoding"));
+            assertEquals("application/json", ok.header("Content-Type"));
+            assertEquals("framed", Json.mapper().readTree(ok.body()).path("children").path(0).path("metadata").path("name").asText(), ok.body());
+            assertEquals(400, problem(refused, 400).path("status").asInt());
+            assertEquals(String.valueOf(refused.body().getBytes(StandardCharsets.UTF_8).length), refused.header("Content-Length"));
+            assertEquals(304, same.status());
+            assertEquals("", same.body());
+        }
+    }
+
+    private static byte[] keepAlive(byte[] body, String... headers) {
+        StringBuilder head = new StringBuilder("POST /widget/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + body.length + "\r\n");
+        for (String header : headers) {
+            head.append(header).append("\r\n");
+        }
+        byte[] start = head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] all = Arrays.copyOf(start, start.length + body.length);
+        System.arraycopy(body, 0, all, start.length, body.length);
+        return all;
+    }
+
     /** An HTTP/2 client that sends its preface to this HTTP/1.1 port is told to speak HTTP/1.1, with a problem body. */
     @Test
     void anHttp2PrefaceIs426WithAProblemBody() throws IOException {
