@@ -7,23 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Result;
-import dev.metahook.testing.Readiness;
 import dev.metahook.testing.Requests;
+import dev.metahook.testing.ServiceProcess;
 import dev.metahook.testing.Widget;
 import dev.metahook.wire.Json;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +25,6 @@ import org.slf4j.LoggerFactory;
  * call's controller, hook, parent and generation, as the built-in service's lines do.
  */
 class UserServiceLogTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     /** The user's service, started in the child process; its controller logs one line per sync. */
     public static final class Service {
         private static final Logger LOG = LoggerFactory.getLogger(Service.class);
@@ -54,30 +43,16 @@ class UserServiceLogTest {
 
     @Test
     void aLineTheControllerLogsIsJsonWithTheCallsFields() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Service.class.getName());
-        builder.environment().put("PORT", Integer.toString(port));
-        builder.environment().put("HOST", "127.0.0.1");
-        builder.environment().put("LOG_FORMAT", "json");
-        Path log = Files.createTempFile("metahook-user-service", ".txt");
-        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ServiceProcess service = ServiceProcess.start(System.getProperty("java.class.path"), Service.class, Map.of("LOG_FORMAT", "json"));
+        String written;
         try {
-            Readiness.await(port, process, () -> read(log));
-            HttpResponse<String> sync = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/greeter/sync"))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi there"),
-                            List.of(), false))))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> sync = service.post("/greeter/sync",
+                    Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi there"), List.of(), false)));
             assertEquals(200, sync.statusCode(), sync.body());
         } finally {
-            process.destroy();
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+            written = service.stop();
         }
-        String output = Files.readString(log);
-        Files.delete(log);
+        String output = written;
         JsonNode line = output.lines().filter(text -> text.contains("greeting hi there")).findFirst()
                 .map(text -> Json.parse(text.getBytes(StandardCharsets.UTF_8)))
                 .orElseThrow(() -> new AssertionError("the controller's line is not in the output:\n" + output));
@@ -87,13 +62,5 @@ class UserServiceLogTest {
         assertEquals("sync", line.path("hook").asText(), line.toString());
         assertEquals("default/hello", line.path("parent").asText(), line.toString());
         assertEquals("2", line.path("generation").asText(), line.toString());
-    }
-
-    private static String read(Path log) {
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 }

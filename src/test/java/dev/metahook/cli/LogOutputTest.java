@@ -5,20 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahook.testing.Readiness;
+import dev.metahook.testing.ServiceProcess;
 import dev.metahook.wire.Json;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +23,6 @@ import org.junit.jupiter.api.Test;
  * with the Secret's data redacted; the credentials of a call never.
  */
 class LogOutputTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** The base64 password of the Secret the Database sync request observes. */
     private static final String SECRET_PASSWORD = "ZVdjM0VQRTBMSFJFd04taDNHLVFYTFhUaENXNU5jSE4=";
 
@@ -62,33 +57,18 @@ class LogOutputTest {
 
     /** Starts the service with LOG_FORMAT=json, sends one Database sync, stops it, and parses every line it wrote. */
     private static List<JsonNode> jsonLinesOfOneDatabaseSync(String level) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName());
-        builder.environment().put("PORT", Integer.toString(port));
-        builder.environment().put("HOST", "127.0.0.1");
-        builder.environment().put("METAHOOK_DATABASE_KEY", "a key for the log output test");
-        builder.environment().put("LOG_FORMAT", "json");
-        builder.environment().put("LOG_LEVEL", level);
-        builder.environment().remove("METAHOOK_EXAMPLES");
-        Path log = Files.createTempFile("metahook-log", ".txt");
-        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Map<String, String> environment = new HashMap<>(Map.of("METAHOOK_DATABASE_KEY", "a key for the log output test",
+                "LOG_FORMAT", "json", "LOG_LEVEL", level));
+        environment.put("METAHOOK_EXAMPLES", null);
+        ServiceProcess service = ServiceProcess.start(System.getProperty("java.class.path"), Main.class, environment);
+        String output;
         try {
-            Readiness.await(port, process, () -> "");
-            HttpResponse<String> sync = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/database/sync"))
-                    .header("Authorization", "Bearer s3cret-bearer")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Files.readAllBytes(Path.of("examples/requests/database-sync.json"))))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> sync = service.post("/database/sync", Files.readAllBytes(Path.of("examples/requests/database-sync.json")),
+                    "Authorization", "Bearer s3cret-bearer");
             assertEquals(200, sync.statusCode(), sync.body());
         } finally {
-            process.destroy();
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+            output = service.stop();
         }
-        String output = Files.readString(log);
-        Files.delete(log);
         List<JsonNode> lines = new ArrayList<>();
         for (String line : output.split("\n")) {
             JsonNode parsed = Json.parse(line.getBytes(StandardCharsets.UTF_8));
