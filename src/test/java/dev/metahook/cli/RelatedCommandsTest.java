@@ -121,16 +121,7 @@ class RelatedCommandsTest {
     }
 
     private static Result run(Function<JsonNode, ObjectNode> hook, boolean check, String... args) {
-        try (ScriptedHook scripted = new ScriptedHook(request -> ScriptedHook.Answer.ok(hook.apply(request)))) {
-            List<String> all = new ArrayList<>(List.of("--controller", EXAMPLES + "configmap-propagation.yaml", "--url", scripted.url()));
-            all.addAll(List.of(args));
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            PrintStream stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
-            int exit = Main.exitCode(() -> check ? CheckCommand.run(all, Map.of(), stdout)
-                    : RenderCommand.run(all, Map.of(), stdout, new PrintStream(err, true, StandardCharsets.UTF_8)));
-            return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
+        return runWith(EXAMPLES + "configmap-propagation.yaml", hook, check, args);
     }
 
     private static void reports(Result result, String kind, String detail) {
