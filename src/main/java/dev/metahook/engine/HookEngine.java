@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class HookEngine {
     private static final Logger LOG = LoggerFactory.getLogger(HookEngine.class);
     private static final int MAX_DETAIL = 300;
+    /** When a call refused for memory may come again: the same as a call refused before its body is read. */
+    public static final int OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
     private final Controllers controllers;
     private final CompositeHooks composite;
@@ -156,12 +158,10 @@ public final class HookEngine {
      */
     private static HookAnswer heapRefused(HeapRefused e) {
         if (e.fitsLater()) {
-            return HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
-                    "the service is answering as many calls as its memory allows; retry shortly"), Map.of("Retry-After", "1"));
+            return HookAnswer.problem(Problem.overloaded(), Map.of("Retry-After", Integer.toString(OVERLOADED_RETRY_AFTER_SECONDS)));
         }
-        return HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
-                "the observed objects this call reads would take about " + ((e.claimed() + (1 << 20) - 1) >> 20)
-                        + " MiB of heap, more than this service gives a call (see docs/production.md, memory model)"));
+        return HookAnswer.problem(Problem.tooCostly("the observed objects this call reads would take about "
+                + ((e.claimed() + (1 << 20) - 1) >> 20) + " MiB of heap, more than this service gives a call (see docs/production.md, memory model)"));
     }
 
     private static HookAnswer retryLater(TransientException e) {

@@ -1,6 +1,7 @@
 package dev.metahook.server;
 
 import dev.metahook.engine.HookAnswer;
+import dev.metahook.engine.HookEngine;
 import dev.metahook.engine.Problem;
 import dev.metahook.wire.JsonCensus;
 import dev.metahook.wire.ObservedHeap;
@@ -35,7 +36,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
  */
 final class BodyIntake {
     static final Duration ADMISSION_WAIT = Duration.ofSeconds(2);
-    static final int RETRY_AFTER_SECONDS = 1;
+    static final int RETRY_AFTER_SECONDS = HookEngine.OVERLOADED_RETRY_AFTER_SECONDS;
     static final long MIN_BODY_RATE = 1024;
     static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(5);
     static final Duration BODY_DEADLINE = Duration.ofSeconds(10);
@@ -123,7 +124,7 @@ final class BodyIntake {
         }
         long cost = MemoryBudget.upFront(request);
         if (cost > budget.largestCall()) {
-            return new Intake(null, HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
+            return new Intake(null, HookAnswer.problem(Problem.tooCostly(
                     "answering this body would take about " + mib(cost) + " MiB of heap (" + census.values() + " JSON values, "
                             + census.bytes() + " bytes); this service gives a call at most " + mib(budget.largestCall())
                             + " MiB (see docs/production.md, memory model)")), Map.of());
@@ -145,7 +146,7 @@ final class BodyIntake {
      */
     private Intake unreadable(HttpServletRequest request, long declared, long deadline) {
         boolean discarded = discard(request, deadline);
-        HookAnswer answer = HookAnswer.problem(Problem.of("body-too-costly", "Request too large for memory", 413,
+        HookAnswer answer = HookAnswer.problem(Problem.tooCostly(
                 (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
                         + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
                         + " bytes at most; see docs/production.md, memory model)"));
@@ -182,8 +183,7 @@ final class BodyIntake {
     }
 
     private static HookAnswer overloadedAnswer() {
-        return HookAnswer.problem(Problem.of("overloaded", "Service overloaded", 503,
-                "the service is answering as many calls as its memory allows; retry shortly"));
+        return HookAnswer.problem(Problem.overloaded());
     }
 
     private boolean discard(HttpServletRequest request, long deadline) {

@@ -1,13 +1,11 @@
 package dev.metahook.wire;
 
-import java.util.Arrays;
-import java.util.function.ToLongFunction;
 
 /**
  * The heap the observed objects of one request (children, attachments, related objects) may take,
  * claimed one object at a time when its tree or typed form is first built: a controller that reads two
  * of a thousand children pays for two. What each object costs comes from the census of the body
- * ({@link JsonCensus#observed}), where the object starts; an object the census did not see (a body
+ * ({@link JsonCensus.Request#observed()}), where the object starts; an object the census did not see (a body
  * read without one) is counted on its own bytes when it is claimed.
  *
  * <p>An allowance that cannot cover a claim refuses it with {@link HeapRefused}, and the refusal sticks:
@@ -22,24 +20,19 @@ public final class ObservedHeap {
     }
 
     /** No limit: a request read outside the service (tests, the simulator, the test kit). */
-    public static final ObservedHeap UNLIMITED = new ObservedHeap(new int[0], new long[0], 0, bytes -> true, Long.MAX_VALUE, null);
+    public static final ObservedHeap UNLIMITED = new ObservedHeap(null, bytes -> true, Long.MAX_VALUE);
 
-    private final int[] starts;
-    private final long[] costs;
-    private final int count;
+    /** What each observed object costs; null when nothing is counted. */
+    private final JsonCensus.Observed observed;
     private final Allowance allowance;
     private final long most;
-    private final ToLongFunction<JsonCensus> cost;
     private long claimed;
     private volatile HeapRefused refusal;
 
-    private ObservedHeap(int[] starts, long[] costs, int count, Allowance allowance, long most, ToLongFunction<JsonCensus> cost) {
-        this.starts = starts;
-        this.costs = costs;
-        this.count = count;
+    private ObservedHeap(JsonCensus.Observed observed, Allowance allowance, long most) {
+        this.observed = observed;
         this.allowance = allowance;
         this.most = most;
-        this.cost = cost;
     }
 
     /**
@@ -47,12 +40,12 @@ public final class ObservedHeap {
      * {@code most} is what the whole allowance could ever hold, so a claim beyond it is refused for good.
      */
     public static ObservedHeap of(JsonCensus.Observed observed, Allowance allowance, long most) {
-        return new ObservedHeap(observed.starts(), observed.costs(), observed.count(), allowance, most, observed.cost());
+        return new ObservedHeap(observed, allowance, most);
     }
 
     /** Claims what building the object at {@code source[offset, offset + length)} takes; throws {@link HeapRefused} when it cannot be held. */
     void claim(byte[] source, int offset, int length) {
-        if (cost != null) {
+        if (observed != null) {
             claimCovered(source, offset, length);
         }
     }
@@ -70,13 +63,13 @@ public final class ObservedHeap {
     }
 
     private long costOf(byte[] source, int offset, int length) {
-        int at = Arrays.binarySearch(starts, 0, count, offset);
-        return at >= 0 ? costs[at] : cost.applyAsLong(JsonCensus.of(source, offset, offset + length));
+        long known = observed.costAt(offset);
+        return known >= 0 ? known : observed.cost().applyAsLong(JsonCensus.of(source, offset, offset + length));
     }
 
     /** Whether nothing is ever refused, or counted. */
     boolean unlimited() {
-        return cost == null;
+        return observed == null;
     }
 
     /** Whether a claim was refused: the call must not be answered as if it had been covered. */
