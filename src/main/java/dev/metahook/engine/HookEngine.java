@@ -90,7 +90,7 @@ public final class HookEngine {
     /** Every request is read in one pass of the byte scanner; children and attachments stay bytes until used. */
     private static Decoded decode(Registration registration, Hook hook, byte[] body, ObservedHeap heap) {
         if (hook == Hook.CUSTOMIZE) {
-            CustomizeRequest request = CustomizeRequest.read(body);
+            CustomizeRequest request = CustomizeRequest.read(body, heap);
             ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(null, null, request, facts(request.parent(), 0));
         }
@@ -160,8 +160,7 @@ public final class HookEngine {
         if (e.fitsLater()) {
             return HookAnswer.problem(Problem.overloaded(), Map.of("Retry-After", Integer.toString(OVERLOADED_RETRY_AFTER_SECONDS)));
         }
-        return HookAnswer.problem(Problem.tooCostly("the observed objects this call reads would take about "
-                + ((e.claimed() + (1 << 20) - 1) >> 20) + " MiB of heap, more than this service gives a call (see docs/production.md, memory model)"));
+        return HookAnswer.problem(Problem.tooCostly(e.getMessage()));
     }
 
     private static HookAnswer retryLater(TransientException e) {

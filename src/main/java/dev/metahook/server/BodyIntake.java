@@ -3,7 +3,6 @@ package dev.metahook.server;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
 import dev.metahook.engine.Problem;
-import dev.metahook.wire.JsonCensus;
 import dev.metahook.wire.ObservedHeap;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
@@ -22,11 +21,11 @@ import org.eclipse.jetty.server.HttpConfiguration;
  * the bytes arrive) before any of the body is read, waits up to {@link #ADMISSION_WAIT} for the
  * budget, and is otherwise refused with {@code 503} and {@code Retry-After}; a body larger than any
  * the budget can read is refused with {@code 413} unread;</li>
- * <li>once read, the body is counted ({@link JsonCensus}) and the call reserves what its work costs
- * ({@link MemoryBudget#upFront}) before any tree is built: {@code 503} when the budget stays spent,
- * {@code 413} when no budget of this heap could hold it, {@code 400} when it nests deeper than
- * {@link JsonCensus#maxDepth()}; each observed object then claims its own cost when the engine first
- * builds it ({@link ObservedHeap}), refused there with {@code 503} (or {@code 413}) in the same way;</li>
+ * <li>once read, the engine scans the body (checking all of it, building nothing) and the call reserves
+ * what its work costs ({@link MemoryBudget#upFront}) before any tree is built: {@code 503} when the
+ * budget stays spent, {@code 413} when no budget of this heap could hold it; each observed object then
+ * claims its own cost when the engine first builds it ({@link ObservedHeap}), refused there with
+ * {@code 503} (or {@code 413}) in the same way;</li>
  * <li>a body must keep arriving: at least {@link #MIN_BODY_RATE} bytes a second, no pause longer
  * than {@link #READ_IDLE_TIMEOUT}, all of it within {@link #BODY_DEADLINE}; otherwise {@code 408}.
  * Metacontroller sends a whole body at once and gives up on a hook after 10 s, so none of these
@@ -113,31 +112,33 @@ final class BodyIntake {
         return body == null ? Intake.tooLarge() : admitWork(body, reservation);
     }
 
-    /** Reserves what the work on a body read costs, before any tree is built from it; or the answer that refuses it. */
-    private Intake admitWork(byte[] body, MemoryBudget.Reservation reservation) throws IOException {
-        JsonCensus.Request request = JsonCensus.ofRequest(body, MemoryBudget::treeCost);
-        JsonCensus census = request.body();
-        if (census.tooDeep()) {
-            return new Intake(null, HookAnswer.problem(Problem.of("malformed-request", "Malformed request", 400,
-                    "request body is not valid JSON: nested deeper than " + JsonCensus.maxDepth() + " levels (at byte "
-                            + census.deepestAt() + ")")), Map.of());
-        }
-        long cost = MemoryBudget.upFront(request);
+    /**
+     * A body read: its heap, which admits the work on it once the engine has scanned it (before any tree
+     * is built from it) and then lets each observed object claim its cost when built.
+     */
+    private Intake admitWork(byte[] body, MemoryBudget.Reservation reservation) {
+        ObservedHeap heap = ObservedHeap.of(work -> admit(work, reservation), MemoryBudget::objectCost, reservation::more,
+                budget.largestCall());
+        return new Intake(body, null, Map.of(), heap);
+    }
+
+    /** Reserves what the work on a scanned body costs ({@link MemoryBudget#upFront}), waiting as admission does; the bytes held. */
+    private long admit(ObservedHeap.Work work, MemoryBudget.Reservation reservation) {
+        long cost = MemoryBudget.upFront(work);
         if (cost > budget.largestCall()) {
-            return new Intake(null, HookAnswer.problem(Problem.tooCostly(
-                    "answering this body would take about " + mib(cost) + " MiB of heap (" + census.values() + " JSON values, "
-                            + census.bytes() + " bytes); this service gives a call at most " + mib(budget.largestCall())
-                            + " MiB (see docs/production.md, memory model)")), Map.of());
+            throw ObservedHeap.HeapRefused.workNever(cost, "answering this body would take about " + mib(cost) + " MiB of heap ("
+                    + (work.trees().values() + work.observed()) + " JSON values built, " + work.bodyBytes() + " bytes); this service gives"
+                    + " a call at most " + mib(budget.largestCall()) + " MiB (see docs/production.md, memory model)");
         }
         try {
             if (!reservation.work(cost, ADMISSION_WAIT)) {
-                return overloadedAfterRead();
+                throw ObservedHeap.HeapRefused.workLater(cost);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for memory", e);
+            throw ObservedHeap.HeapRefused.workLater(cost);
         }
-        return new Intake(body, null, Map.of(), ObservedHeap.of(request.observed(), reservation::more, budget.largestCall() - cost));
+        return cost;
     }
 
     /**

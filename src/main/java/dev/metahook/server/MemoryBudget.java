@@ -1,6 +1,7 @@
 package dev.metahook.server;
 
 import dev.metahook.wire.JsonCensus;
+import dev.metahook.wire.ObservedHeap;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +53,10 @@ final class MemoryBudget {
     static final double READING_SHARE = 0.25;
     /** A call that costs at most this (and at most an eighth of the small share) is small: it takes the small calls' share. */
     static final long SMALL_CALL = 1024 * 1024;
+    /** What each observed object is held as before it is read: the object, its key as a string (but its characters), its entry in its group's map. */
+    static final long OBSERVED_OBJECT = 160;
+    /** What each group of observed objects is held as: its key, its map and its entry in the map of groups, its pointer (but the characters). */
+    static final long GROUP = 320;
     /** The least a call claims at once when its observed objects are built, so a call that reads many small ones claims rarely. */
     static final long CLAIM_STEP = 64 * 1024;
     private static final int KIB = 1024;
@@ -85,9 +90,20 @@ final class MemoryBudget {
         return PER_CALL + census.bytes() + LARGEST_STRING_COPIES * census.largestString() + treeCost(census);
     }
 
-    /** What a call takes up front: all it costs but the trees of its observed objects, which are claimed as they are built. */
-    static long upFront(JsonCensus.Request census) {
-        return cost(census.body()) - census.observed().total();
+    /**
+     * What a call takes up front, once its body is scanned: the body, the trees of the fields it parses,
+     * and the places of its observed objects (each made an object with its key, in its group's map),
+     * but not what those objects build, which each claims when it is built ({@link #objectCost}).
+     */
+    static long upFront(ObservedHeap.Work work) {
+        JsonCensus trees = work.trees();
+        return PER_CALL + work.bodyBytes() + LARGEST_STRING_COPIES * trees.largestString() + treeCost(trees)
+                + OBSERVED_OBJECT * work.observed() + GROUP * work.groups() + STRING_COPIES * work.keyBytes();
+    }
+
+    /** What building one observed object of this census costs: its trees and typed copies, and the parser's copies of its largest string. */
+    static long objectCost(JsonCensus object) {
+        return treeCost(object) + LARGEST_STRING_COPIES * object.largestString();
     }
 
     /** What the trees and typed copies of this JSON text cost: its bytes are in the body already. */

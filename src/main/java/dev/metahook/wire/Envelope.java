@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,7 +28,9 @@ final class Envelope {
 
     /**
      * Reads a body whose fields named in {@code maps} are object maps and those in {@code trees}
-     * trees, the objects of the maps claiming their heap from {@code heap} when built; refuses a body that is not one JSON object, or has neither {@code parent} nor {@code object}.
+     * trees; refuses a body that is not one JSON object, or has neither {@code parent} nor {@code object}.
+     * The whole body is scanned first, building nothing; then its work is admitted by {@code heap}, and
+     * only then are its trees parsed and its maps made, their objects claiming their heap from it when built.
      */
     static Envelope read(byte[] body, Set<String> maps, Set<String> trees, ObservedHeap heap) {
         JsonScanner scanner = new JsonScanner(body);
@@ -40,13 +43,26 @@ final class Envelope {
             throw notAnObject(scanner.describe(start));
         }
         Envelope envelope = new Envelope();
+        Map<String, int[]> treePlaces = new LinkedHashMap<>();
+        Map<String, ObjectMap.Places> mapPlaces = new LinkedHashMap<>();
         int end = scanner.skipWhitespace(scanner.fields(start, (name, valueStart) -> {
             envelope.present.add(name);
             if (maps.contains(name)) {
-                return ObjectMap.scan(scanner, valueStart, "/" + name, heap, map -> envelope.maps.put(name, map));
+                ObjectMap.Places places = ObjectMap.scan(scanner, valueStart, "/" + name);
+                mapPlaces.put(name, places);
+                return places.end();
             }
             if (trees.contains(name)) {
-                return name.equals("controller") ? envelope.controller(scanner, valueStart) : envelope.tree(scanner, name, valueStart);
+                envelope.trees.remove(name);
+                treePlaces.remove(name);
+                SharedTrees.Kept known = name.equals("controller") ? knownController(scanner, valueStart) : null;
+                if (known != null) {
+                    envelope.trees.put(name, known.tree());
+                    return valueStart + known.text().length;
+                }
+                int valueEnd = scanner.valueEnd(valueStart);
+                treePlaces.put(name, new int[] {valueStart, valueEnd});
+                return valueEnd;
             }
             return scanner.valueEnd(valueStart);
         }));
@@ -54,7 +70,28 @@ final class Envelope {
             throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
         }
         requireOwner(envelope.has("parent"), envelope.has("object"));
+        heap.admit(() -> work(body, treePlaces, mapPlaces));
+        treePlaces.forEach((name, place) -> envelope.trees.put(name, name.equals("controller")
+                ? controller(body, place[0], place[1]) : tree(body, place[0], place[1])));
+        mapPlaces.forEach((name, places) -> envelope.maps.put(name, ObjectMap.build(places, body, heap)));
         return envelope;
+    }
+
+    /** What building the trees and holding the maps' places of a scanned body takes, before any of it is built. */
+    private static ObservedHeap.Work work(byte[] body, Map<String, int[]> treePlaces, Map<String, ObjectMap.Places> mapPlaces) {
+        JsonCensus trees = JsonCensus.NOTHING;
+        for (int[] place : treePlaces.values()) {
+            trees = trees.plus(JsonCensus.of(body, place[0], place[1]));
+        }
+        long observed = 0;
+        long groups = 0;
+        long keyBytes = 0;
+        for (ObjectMap.Places places : mapPlaces.values()) {
+            observed += places.objectCount();
+            groups += places.groupCount();
+            keyBytes += places.keyBytes();
+        }
+        return new ObservedHeap.Work(body.length, trees, observed, groups, keyBytes);
     }
 
     boolean has(String field) {
@@ -74,32 +111,28 @@ final class Envelope {
     /**
      * The controller object is the same bytes on every call of a controller: parsed once, shared, read
      * only; bytes equal to a controller checked and parsed before are not scanned again (an object ends
-     * where its text says, so no more bytes belong to it).
+     * where its text says, so no more bytes belong to it). Null for a controller not seen before.
      */
-    private int controller(JsonScanner scanner, int start) {
-        SharedTrees.Kept known = scanner.at(start) == '{' ? CONTROLLERS.at(scanner.body(), start) : null;
-        if (known != null) {
-            trees.put("controller", known.tree());
-            return start + known.text().length;
-        }
-        int end = scanner.valueEnd(start);
+    private static SharedTrees.Kept knownController(JsonScanner scanner, int start) {
+        return scanner.at(start) == '{' ? CONTROLLERS.at(scanner.body(), start) : null;
+    }
+
+    /** A controller object not seen before, scanned already: parsed and kept for the calls after. */
+    private static JsonNode controller(byte[] body, int start, int end) {
         try {
-            trees.put("controller", CONTROLLERS.tree(scanner.body(), start, end));
+            return CONTROLLERS.tree(body, start, end);
         } catch (IOException e) {
             throw new MalformedRequestException("/controller", "request body is not valid JSON: " + e.getMessage());
         }
-        return end;
     }
 
     /**
      * Scanned first, so the field's bytes meet the same rules as the children's (Jackson lets overlong
      * UTF-8 and CESU-8 surrogates through), then parsed by Jackson.
      */
-    private int tree(JsonScanner scanner, String field, int start) {
-        int end = scanner.valueEnd(start);
-        try (JsonParser parser = Json.mapper().createParser(scanner.body(), start, end - start)) {
-            trees.put(field, Json.mapper().readTree(parser));
-            return end;
+    private static JsonNode tree(byte[] body, int start, int end) {
+        try (JsonParser parser = Json.mapper().createParser(body, start, end - start)) {
+            return Json.mapper().readTree(parser);
         } catch (JsonProcessingException e) {
             throw new MalformedRequestException("", "request body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

@@ -4,12 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.function.ToLongFunction;
 
 /**
  * What a JSON text holds, counted in one pass over its bytes without building anything, and what its
@@ -28,10 +25,8 @@ import java.util.function.ToLongFunction;
  * byte (two when the string is not ASCII), an integer {@value #INTEGER}, a decimal {@value #DECIMAL};
  * {@code true}, {@code false} and {@code null} are shared.
  *
- * <p>The same pass can also cost each observed object of a hook request on its own ({@link #ofRequest}):
- * the objects of the top-level object maps ({@code children}, {@code related}, {@code attachments}),
- * which a call builds only when its controller reads them, so the call is charged for them only then
- * ({@link ObservedHeap}).
+ * <p>A hook request is counted in parts ({@link ObservedHeap}): the fields a call parses as trees before
+ * it is answered, and each observed object on its own when the controller first reads it.
  */
 public record JsonCensus(long bytes, long objects, long emptyObjects, long arrays, long emptyArrays, long fields, long nameBytes,
                          long values, long items, long texts, long textBytes, long wideTextBytes, long integers, long decimals,
@@ -92,35 +87,17 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
         return counter.result(to - from);
     }
 
-    /** The top-level fields of a hook request whose values are object maps: their objects are built only when read. */
-    private static final byte[][] MAP_FIELDS = {"children".getBytes(StandardCharsets.US_ASCII),
-            "related".getBytes(StandardCharsets.US_ASCII), "attachments".getBytes(StandardCharsets.US_ASCII)};
+    /** The census of no bytes at all. */
+    public static final JsonCensus NOTHING = new JsonCensus(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0);
 
-    /**
-     * The census of a hook request's body, and each of its observed objects costed apart by {@code cost}
-     * (whose census it is given): the whole census counts them too.
-     */
-    public static Request ofRequest(byte[] body, ToLongFunction<JsonCensus> cost) {
-        Counter counter = new Counter(body, body.length);
-        counter.observed = new ObservedCounter(cost);
-        counter.scan(0);
-        return new Request(counter.result(body.length), counter.observed.result());
-    }
-
-    /** A request's census, and its observed objects costed apart. */
-    public record Request(JsonCensus body, Observed observed) {
-    }
-
-    /**
-     * The observed objects of a request: where each starts in the body (ascending), what each costs, and
-     * their sum; {@code cost} is how they were costed, for an object the pass did not see.
-     */
-    public record Observed(int[] starts, long[] costs, int count, long total, ToLongFunction<JsonCensus> cost) {
-        /** The cost of the object that starts at {@code start}, or -1 when no object of the census starts there. */
-        public long costAt(int start) {
-            int at = Arrays.binarySearch(starts, 0, count, start);
-            return at < 0 ? -1 : costs[at];
-        }
+    /** The census of this text and {@code other} side by side: counts added, the deepest and the largest kept. */
+    public JsonCensus plus(JsonCensus other) {
+        return new JsonCensus(bytes + other.bytes, objects + other.objects, emptyObjects + other.emptyObjects, arrays + other.arrays,
+                emptyArrays + other.emptyArrays, fields + other.fields, nameBytes + other.nameBytes, values + other.values,
+                items + other.items, texts + other.texts, textBytes + other.textBytes, wideTextBytes + other.wideTextBytes,
+                integers + other.integers, decimals + other.decimals, Math.max(depth, other.depth),
+                deepestAt >= 0 ? deepestAt : other.deepestAt, Math.max(largestString, other.largestString),
+                embeddedNodes + other.embeddedNodes, embeddedBytes + other.embeddedBytes);
     }
 
     /** What a tree built already takes, by the same constants (a cache weighs what it keeps by it). */
@@ -197,10 +174,6 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
         private long largestString;
         private long embeddedNodes;
         private long embeddedBytes;
-        /** Set to cost the objects of the top-level object maps apart. */
-        private ObservedCounter observed;
-        /** Whether the value of the current top-level field is an object map. */
-        private boolean inMap;
 
         Counter(byte[] b, int to) {
             this.b = b;
@@ -212,18 +185,11 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
             while (i < to) {
                 switch (b[i]) {
                     case '{' -> {
-                        boolean observedStarts = inMap && depth == 3;
-                        if (observedStarts) {
-                            observed.start(i, this);
-                        }
                         objects++;
                         i = opened(i, '}');
                         if (i < 0) {
                             emptyObjects++;
                             i = -i;
-                            if (observedStarts) {
-                                observed.end(this, i);
-                            }
                         }
                     }
                     case '[' -> {
@@ -236,9 +202,6 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
                     }
                     case '}', ']' -> {
                         depth--;
-                        if (depth == 3 && inMap) {
-                            observed.end(this, i + 1);
-                        }
                         i++;
                     }
                     case ':' -> {
@@ -313,9 +276,6 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
             int after = whitespaceEnd(i + 1);
             if (after < to && b[after] == ':') {
                 nameBytes += length;
-                if (depth == 1 && observed != null) {
-                    inMap = isMapField(start, length);
-                }
             } else {
                 textBytes += length;
                 wideTextBytes += wide ? length : 0;
@@ -337,41 +297,6 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
             long quotes = word ^ QUOTES;
             long backslashes = word ^ BACKSLASHES;
             return (((quotes - ONES) & ~quotes | (backslashes - ONES) & ~backslashes | word) & HIGH_BITS) == 0;
-        }
-
-        private boolean isMapField(int start, int length) {
-            for (byte[] field : MAP_FIELDS) {
-                if (field.length == length && Arrays.equals(b, start, start + length, field, 0, length)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** The counts so far, in the order {@link #since} reads them. */
-        long[] counts() {
-            return new long[] {objects, emptyObjects, arrays, emptyArrays, colons, commas, strings, nameBytes, textBytes,
-                    wideTextBytes, integers, decimals, embeddedNodes, embeddedBytes};
-        }
-
-        /** The census of what was counted since {@code before} ({@link #counts}), {@code bytes} long. */
-        JsonCensus since(long[] before, long bytes) {
-            Counter part = new Counter(b, to);
-            part.objects = objects - before[0];
-            part.emptyObjects = emptyObjects - before[1];
-            part.arrays = arrays - before[2];
-            part.emptyArrays = emptyArrays - before[3];
-            part.colons = colons - before[4];
-            part.commas = commas - before[5];
-            part.strings = strings - before[6];
-            part.nameBytes = nameBytes - before[7];
-            part.textBytes = textBytes - before[8];
-            part.wideTextBytes = wideTextBytes - before[9];
-            part.integers = integers - before[10];
-            part.decimals = decimals - before[11];
-            part.embeddedNodes = embeddedNodes - before[12];
-            part.embeddedBytes = embeddedBytes - before[13];
-            return part.result(bytes);
         }
 
         private int number(int start) {
@@ -403,47 +328,6 @@ public record JsonCensus(long bytes, long objects, long emptyObjects, long array
             long values = objects + arrays + texts + integers + decimals;
             return new JsonCensus(bytes, objects, emptyObjects, arrays, emptyArrays, fields, nameBytes, values, items, texts,
                     textBytes, wideTextBytes, integers, decimals, deepest, deepestAt, largestString, embeddedNodes, embeddedBytes);
-        }
-    }
-
-    /** Costs each observed object apart, as the counting pass opens and closes it. */
-    private static final class ObservedCounter {
-        private final ToLongFunction<JsonCensus> cost;
-        private int[] starts = new int[16];
-        private long[] costs = new long[16];
-        private int count;
-        private long total;
-        private long[] before;
-        private int start;
-
-        ObservedCounter(ToLongFunction<JsonCensus> cost) {
-            this.cost = cost;
-        }
-
-        void start(int at, Counter counter) {
-            start = at;
-            before = counter.counts();
-        }
-
-        /** The object opened last ends just before {@code end}. */
-        void end(Counter counter, int end) {
-            if (before == null) {
-                return;
-            }
-            long bytes = cost.applyAsLong(counter.since(before, end - start));
-            before = null;
-            if (count == starts.length) {
-                starts = Arrays.copyOf(starts, count * 2);
-                costs = Arrays.copyOf(costs, count * 2);
-            }
-            starts[count] = start;
-            costs[count] = bytes;
-            count++;
-            total += bytes;
-        }
-
-        Observed result() {
-            return new Observed(starts, costs, count, total, cost);
         }
     }
 }

@@ -14,7 +14,6 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
     private final JsonScanner scanner;
     private final GroupKey group;
     private final JsonScanner.FieldSpanVisitor metadata = this::metadataField;
-    private String key;
     private String name;
     private String namespace;
     private boolean apiVersionFits;
@@ -30,7 +29,6 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
 
     /** Scans the object that starts at {@code start} under {@code objectKey}; returns the index just after it. */
     int scan(String objectKey, int start) {
-        key = objectKey;
         int slash = objectKey.indexOf('/');
         name = slash < 0 ? objectKey : objectKey.substring(slash + 1);
         namespace = slash < 0 ? null : objectKey.substring(0, slash);
@@ -52,8 +50,8 @@ final class ObservedIdentity implements JsonScanner.FieldSpanVisitor {
         return apiVersionFits && kindFits && nameFits && namespaceFits;
     }
 
-    /** Says what is wrong with an object that does not fit: its shape, its group, or its key. */
-    MalformedRequestException misfit(ObservedObject object, String pointer) {
+    /** Says what is wrong with an object under {@code key} that does not fit: its shape, its group, or its key. */
+    static MalformedRequestException misfit(ObservedObject object, String key, String pointer) {
         return misfit(object.tree(), key, pointer);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.wire.JsonCensus;
+import dev.metahook.wire.ObservedHeap;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,12 +152,14 @@ class MemoryBudgetTest {
     }
 
     @Test
-    void aCostOfARequestLeavesItsObservedObjectsOutUntilTheyAreBuilt() {
-        String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"data\":{\"a\":\"b\"}}";
-        byte[] body = ("{\"parent\":{},\"children\":{\"ConfigMap.v1\":{\"c\":" + child + "}}}").getBytes(StandardCharsets.UTF_8);
-        JsonCensus.Request request = JsonCensus.ofRequest(body, MemoryBudget::treeCost);
-        long childCost = MemoryBudget.treeCost(JsonCensus.of(child.getBytes(StandardCharsets.UTF_8)));
-        assertEquals(childCost, request.observed().total());
-        assertEquals(MemoryBudget.cost(request.body()) - childCost, MemoryBudget.upFront(request));
+    void aCallsUpFrontCostLeavesWhatItsObservedObjectsBuildOutUntilTheyAreBuilt() {
+        String parent = "{\"metadata\":{\"name\":\"p\",\"annotations\":{\"note\":\"a longer string than the rest\"}}}";
+        JsonCensus trees = JsonCensus.of(parent.getBytes(StandardCharsets.UTF_8));
+        ObservedHeap.Work work = new ObservedHeap.Work(10_000, trees, 3, 2, 40);
+        assertEquals(MemoryBudget.PER_CALL + 10_000 + MemoryBudget.LARGEST_STRING_COPIES * trees.largestString() + MemoryBudget.treeCost(trees)
+                + 3 * MemoryBudget.OBSERVED_OBJECT + 2 * MemoryBudget.GROUP + MemoryBudget.STRING_COPIES * 40, MemoryBudget.upFront(work));
+        String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"data\":{\"a\":\"the largest string of all of them\"}}";
+        JsonCensus object = JsonCensus.of(child.getBytes(StandardCharsets.UTF_8));
+        assertEquals(MemoryBudget.treeCost(object) + MemoryBudget.LARGEST_STRING_COPIES * object.largestString(), MemoryBudget.objectCost(object));
     }
 }

@@ -76,25 +76,15 @@ class JsonCensusTest {
     }
 
     @Test
-    void aRequestsObservedObjectsAreCostedApartWhereTheyStartAndTheWholeStillCountsThem() {
-        String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\",\"n\":[1,2]}}";
-        String text = "{\"controller\":{\"spec\":{}},\"parent\":{\"metadata\":{\"name\":\"p\"},\"children\":{\"x\":{}}},"
-                + "\"children\":{\"ConfigMap.v1\":{\"a\":" + child + ",\"b\": { } },\"Secret.v1\":{}},"
-                + "\"related\":{\"ConfigMap.v1\":{\"c\":" + child + "}},\"finalizing\":false}";
-        byte[] body = text.getBytes(StandardCharsets.UTF_8);
-        JsonCensus.Request request = JsonCensus.ofRequest(body, JsonCensus::treeBytes);
-
-        assertEquals(of(text), request.body(), "the whole census is the same with or without the objects costed apart");
-        JsonCensus.Observed observed = request.observed();
-        assertEquals(3, observed.count(), "the parent's own children field is not an object map of the request");
-        int a = text.indexOf(child);
-        int b = text.indexOf("{ }");
-        int c = text.lastIndexOf(child);
-        assertEquals(of(child).treeBytes(), observed.costAt(a));
-        assertEquals(of("{}").treeBytes(), observed.costAt(b));
-        assertEquals(of(child).treeBytes(), observed.costAt(c));
-        assertEquals(-1, observed.costAt(a + 1));
-        assertEquals(2 * of(child).treeBytes() + of("{}").treeBytes(), observed.total());
+    void textsSideBySideAddUpAndKeepTheirLargestString() {
+        String a = "{\"a\":[1,2.5,\"xyz\"],\"b\":{}}";
+        String b = "[\"a much longer string\",{\"c\":null}]";
+        JsonCensus both = of(a).plus(of(b));
+        assertEquals(of(a).treeBytes() + of(b).treeBytes(), both.treeBytes());
+        assertEquals(of(a).values() + of(b).values(), both.values());
+        assertEquals(a.length() + b.length(), both.bytes());
+        assertEquals(of(b).largestString(), both.largestString());
+        assertEquals(of(a), of(a).plus(JsonCensus.NOTHING));
     }
 
     @Test

@@ -140,9 +140,8 @@ class WireModelTest {
 
     /** An object map read from text as a request's children are. */
     private static ObjectMap children(String json) {
-        ObjectMap[] map = new ObjectMap[1];
-        ObjectMap.scan(new JsonScanner(json.getBytes(StandardCharsets.UTF_8)), 0, "/children", ObservedHeap.UNLIMITED, read -> map[0] = read);
-        return map[0];
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return ObjectMap.build(ObjectMap.scan(new JsonScanner(body), 0, "/children"), body, ObservedHeap.UNLIMITED);
     }
 
     private static ObjectNode object(String kind, String apiVersion, String namespace, String name) {
