@@ -44,11 +44,12 @@ final class Envelope {
         }
         Envelope envelope = new Envelope();
         Map<String, int[]> treePlaces = new LinkedHashMap<>();
+        Map<String, JsonCensus> treeCensus = new HashMap<>();
         Map<String, ObjectMap.Places> mapPlaces = new LinkedHashMap<>();
         int end = scanner.skipWhitespace(scanner.fields(start, (name, valueStart) -> {
             envelope.present.add(name);
             if (maps.contains(name)) {
-                ObjectMap.Places places = ObjectMap.scan(scanner, valueStart, "/" + name);
+                ObjectMap.Places places = ObjectMap.scan(scanner, valueStart, "/" + name, heap);
                 mapPlaces.put(name, places);
                 return places.end();
             }
@@ -60,8 +61,10 @@ final class Envelope {
                     envelope.trees.put(name, known.tree());
                     return valueStart + known.text().length;
                 }
+                long[] mark = scanner.mark();
                 int valueEnd = scanner.valueEnd(valueStart);
                 treePlaces.put(name, new int[] {valueStart, valueEnd});
+                treeCensus.put(name, scanner.censusSince(mark, valueStart, valueEnd));
                 return valueEnd;
             }
             return scanner.valueEnd(valueStart);
@@ -70,7 +73,7 @@ final class Envelope {
             throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
         }
         requireOwner(envelope.has("parent"), envelope.has("object"));
-        heap.admit(() -> work(body, treePlaces, mapPlaces));
+        heap.admit(() -> work(body, treePlaces.keySet(), treeCensus, mapPlaces));
         treePlaces.forEach((name, place) -> envelope.trees.put(name, name.equals("controller")
                 ? controller(body, place[0], place[1]) : tree(body, place[0], place[1])));
         mapPlaces.forEach((name, places) -> envelope.maps.put(name, ObjectMap.build(places, body, heap)));
@@ -78,10 +81,11 @@ final class Envelope {
     }
 
     /** What building the trees and holding the maps' places of a scanned body takes, before any of it is built. */
-    private static ObservedHeap.Work work(byte[] body, Map<String, int[]> treePlaces, Map<String, ObjectMap.Places> mapPlaces) {
+    private static ObservedHeap.Work work(byte[] body, Set<String> treeFields, Map<String, JsonCensus> treeCensus,
+                                          Map<String, ObjectMap.Places> mapPlaces) {
         JsonCensus trees = JsonCensus.NOTHING;
-        for (int[] place : treePlaces.values()) {
-            trees = trees.plus(JsonCensus.of(body, place[0], place[1]));
+        for (String field : treeFields) {
+            trees = trees.plus(treeCensus.get(field));
         }
         long observed = 0;
         long groups = 0;

@@ -8,6 +8,13 @@ import java.nio.charset.StandardCharsets;
  * building anything. The request decoder uses it for the parts of a body it keeps as bytes: a
  * streaming parser would tokenize and intern every field name of a child nobody reads, which cost
  * as much as parsing it. Not thread-safe: one scanner per body.
+ *
+ * <p>As it passes over values it also counts what their trees would hold, as {@link JsonCensus} does
+ * in a pass of its own: {@link #mark} and {@link #censusSince} give the census of what was scanned in
+ * between (a field parsed as a tree, an observed object), so what a call builds is priced without
+ * passing over its bytes again. {@link #valueEnd} counts the whole value; {@link #fieldSpans} counts
+ * its object and field names, and its visitor the values. The census's depth is not counted here:
+ * the scanner refuses a body nested too deep itself.
  */
 final class JsonScanner {
     /** Deeper than this is refused (400): Kubernetes objects nest a few tens of levels; every tree walk pays for depth. */
@@ -29,6 +36,25 @@ final class JsonScanner {
     private final byte[] body;
     private final int limit;
     private final long[] arrays = new long[(MAX_DEPTH + 63) / 64];
+    /** The census so far: what {@link JsonCensus} counts, the same way. */
+    private long objects;
+    private long emptyObjects;
+    private long arrayCount;
+    private long emptyArrays;
+    private long fieldCount;
+    private long nameBytes;
+    private long items;
+    private long texts;
+    private long textBytes;
+    private long wideTextBytes;
+    private long integers;
+    private long decimals;
+    private long embeddedNodes;
+    private long embeddedBytes;
+    /** The longest string since the last {@link #mark}. */
+    private long largestString;
+    /** Whether the string {@link #stringEnd} passed over last holds a byte from 0x80 up. */
+    private boolean wide;
 
     JsonScanner(byte[] body) {
         this.body = body;
@@ -86,6 +112,26 @@ final class JsonScanner {
         };
     }
 
+    /** What is counted so far, for {@link #censusSince}; the longest string starts over from here. */
+    long[] mark() {
+        largestString = 0;
+        return new long[] {objects, emptyObjects, arrayCount, emptyArrays, fieldCount, nameBytes, items, texts, textBytes, wideTextBytes,
+                integers, decimals, embeddedNodes, embeddedBytes};
+    }
+
+    /** The census of what was scanned since {@code mark}: the value (or values) in {@code body[from, to)}. */
+    JsonCensus censusSince(long[] mark, int from, int to) {
+        long objectsSince = objects - mark[0];
+        long arraysSince = arrayCount - mark[2];
+        long textsSince = texts - mark[7];
+        long integersSince = integers - mark[10];
+        long decimalsSince = decimals - mark[11];
+        return new JsonCensus(to - from, objectsSince, emptyObjects - mark[1], arraysSince, emptyArrays - mark[3], fieldCount - mark[4],
+                nameBytes - mark[5], objectsSince + arraysSince + textsSince + integersSince + decimalsSince, items - mark[6], textsSince,
+                textBytes - mark[8], wideTextBytes - mark[9], integersSince, decimalsSince, 0, -1, largestString,
+                embeddedNodes - mark[12], embeddedBytes - mark[13]);
+    }
+
     boolean isNull(int i) {
         return i < limit && body[i] == 'n';
     }
@@ -100,8 +146,10 @@ final class JsonScanner {
             switch (c) {
                 case '{' -> {
                     depth = open(depth, i, false);
+                    objects++;
                     i = skipWhitespace(i + 1);
                     if (at(i) == '}') {
+                        emptyObjects++;
                         depth--;
                         i++;
                     } else {
@@ -111,19 +159,22 @@ final class JsonScanner {
                 }
                 case '[' -> {
                     depth = open(depth, i, true);
+                    arrayCount++;
                     i = skipWhitespace(i + 1);
                     if (at(i) == ']') {
+                        emptyArrays++;
                         depth--;
                         i++;
                     } else {
+                        items++;
                         closed = false;
                     }
                 }
-                case '"' -> i = stringEnd(i);
+                case '"' -> i = textEnd(i);
                 case 't' -> i = literal(i, "true");
                 case 'f' -> i = literal(i, "false");
                 case 'n' -> i = literal(i, "null");
-                default -> i = numberEnd(i);
+                default -> i = countedNumberEnd(i);
             }
             while (closed) {
                 if (depth == 0) {
@@ -134,7 +185,9 @@ final class JsonScanner {
                 byte next = at(i);
                 if (next == ',') {
                     i = skipWhitespace(i + 1);
-                    if (!array) {
+                    if (array) {
+                        items++;
+                    } else {
                         i = afterKey(i);
                     }
                     closed = false;
@@ -173,13 +226,15 @@ final class JsonScanner {
 
     /** {@link #fields} with the name as a span of the body ({@link #textEquals} compares it). */
     int fieldSpans(int start, FieldSpanVisitor visitor) {
+        objects++;
         int i = skipWhitespace(start + 1);
         if (at(i) == '}') {
+            emptyObjects++;
             return i + 1;
         }
         while (true) {
             int nameStart = i;
-            int nameEnd = stringEnd(i);
+            int nameEnd = nameEnd(i);
             i = skipWhitespace(nameEnd);
             if (at(i) != ':') {
                 throw invalid(i, "expected ':' after a field name, got " + shown(body[i]));
@@ -203,6 +258,7 @@ final class JsonScanner {
         }
         byte[] b = body;
         int i = start + 1;
+        wide = false;
         while (true) {
             while (i < limit && PLAIN[b[i] & 0xFF]) {
                 i++;
@@ -215,6 +271,7 @@ final class JsonScanner {
             } else if (c < 0x20) {
                 throw invalid(i, "a control character inside a string must be escaped");
             } else {
+                wide = true;
                 i = utf8End(i, c);
             }
         }
@@ -354,11 +411,76 @@ final class JsonScanner {
         if (at(i) != '"') {
             throw invalid(i, "expected a field name in quotes, got " + shown(body[i]));
         }
-        i = skipWhitespace(stringEnd(i));
+        i = skipWhitespace(nameEnd(i));
         if (at(i) != ':') {
             throw invalid(i, "expected ':' after a field name, got " + shown(body[i]));
         }
         return skipWhitespace(i + 1);
+    }
+
+    /** {@link #stringEnd} of a field name, counted as one. */
+    private int nameEnd(int start) {
+        int end = stringEnd(start);
+        long length = end - start - 2;
+        fieldCount++;
+        nameBytes += length;
+        largestString = Math.max(largestString, length);
+        countEmbedded(start, end);
+        return end;
+    }
+
+    /**
+     * {@link #stringEnd} of a string value, counted as one: its bytes (twice when it is not ASCII), and
+     * the JSON text it may hold (a last-applied annotation).
+     */
+    private int textEnd(int start) {
+        int end = stringEnd(start);
+        long length = end - start - 2;
+        texts++;
+        textBytes += length;
+        if (wide) {
+            wideTextBytes += length;
+        }
+        largestString = Math.max(largestString, length);
+        countEmbedded(start, end);
+        return end;
+    }
+
+    /**
+     * A string (quotes at {@code start} and {@code end - 1}) that starts with a brace may hold a JSON text,
+     * counted by its structural bytes outside escapes as {@link JsonCensus} counts it; a name too, as the census does.
+     */
+    private void countEmbedded(int start, int end) {
+        if (end - start <= 2 || body[start + 1] != '{') {
+            return;
+        }
+        long nodes = 1;
+        for (int k = start + 1; k < end - 1; k++) {
+            byte c = body[k];
+            if (c == '\\') {
+                k++;
+            } else if (c == '{' || c == '[' || c == ':' || c == ',') {
+                nodes++;
+            }
+        }
+        embeddedNodes += nodes;
+        embeddedBytes += end - start - 2;
+    }
+
+    /** {@link #numberEnd}, counted as an integer, or as a decimal when it has a fraction or an exponent or more than 18 characters. */
+    private int countedNumberEnd(int start) {
+        int end = numberEnd(start);
+        boolean decimal = end - start > 18;
+        for (int k = start; k < end && !decimal; k++) {
+            byte c = body[k];
+            decimal = c == '.' || c == 'e' || c == 'E';
+        }
+        if (decimal) {
+            decimals++;
+        } else {
+            integers++;
+        }
+        return end;
     }
 
     private int escapeEnd(int i) {

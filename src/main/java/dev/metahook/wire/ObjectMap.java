@@ -30,10 +30,11 @@ public final class ObjectMap {
 
     /**
      * Scans a map of a request body, checking its envelope (groups, keys, that each object is an object
-     * and what its group and key say) and the JSON of every object, and keeping only where each part is:
-     * nothing is built until {@link #build}, so what a call will build can be admitted in between.
+     * and what its group and key say) and the JSON of every object, and keeping only where each part is
+     * and what building each object would cost ({@link ObservedHeap#costOf}): nothing is built until
+     * {@link #build}, so what a call will build can be admitted in between.
      */
-    static Places scan(JsonScanner scanner, int start, String pointer) {
+    static Places scan(JsonScanner scanner, int start, String pointer, ObservedHeap heap) {
         Places places = new Places(pointer);
         if (scanner.isNull(start)) {
             places.end = scanner.valueEnd(start);
@@ -65,8 +66,10 @@ public final class ObjectMap {
                     String objectPointer = groupPointer + "/" + Shapes.escape(scanner.text(keyStart, keyEnd));
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
+                long[] mark = scanner.mark();
                 int to = identity.scan(scanner.text(keyStart, keyEnd), from);
-                places.object(keyStart, keyEnd, from, to, identity.metadataStart(), identity.fits());
+                long cost = heap.costOf(scanner.censusSince(mark, from, to));
+                places.object(keyStart, keyEnd, from, to, identity.metadataStart(), identity.fits(), cost);
                 return to;
             });
         });
@@ -99,7 +102,7 @@ public final class ObjectMap {
                 int os = object * Places.OBJECT;
                 String objectKey = JsonScanner.text(body, o[os], o[os + 1]);
                 ObservedObject observed = ObservedObject.lazy(key, objectKey, groupPointer, body, o[os + 2], o[os + 3] - o[os + 2],
-                        o[os + 4], heap);
+                        o[os + 4], heap, places.costs[object]);
                 if (o[os + 5] == 0) {
                     throw ObservedIdentity.misfit(observed, objectKey, observed.pointer());
                 }
@@ -125,6 +128,8 @@ public final class ObjectMap {
         private int[] groups = new int[GROUP * 4];
         private int groupCount;
         private int[] objects = new int[OBJECT * 16];
+        /** What building each object claims, by the census the scanner counted over it. */
+        private long[] costs = new long[16];
         private int objectCount;
         private long keyBytes;
 
@@ -162,10 +167,12 @@ public final class ObjectMap {
             keyBytes += nameEnd - nameStart;
         }
 
-        private void object(int keyStart, int keyEnd, int from, int to, int metadata, boolean fits) {
+        private void object(int keyStart, int keyEnd, int from, int to, int metadata, boolean fits, long cost) {
             if ((objectCount + 1) * OBJECT > objects.length) {
                 objects = Arrays.copyOf(objects, objects.length * 2);
+                costs = Arrays.copyOf(costs, costs.length * 2);
             }
+            costs[objectCount] = cost;
             int slot = objectCount++ * OBJECT;
             objects[slot] = keyStart;
             objects[slot + 1] = keyEnd;

@@ -10,7 +10,7 @@ import java.util.function.ToLongFunction;
  * and its observed objects' places cost, before any of them is built. Then each observed object
  * (children, attachments, related objects) claims its own cost the first time its tree or typed form is
  * built: a controller that reads two of a thousand children pays for two. What an object costs is
- * worked out from its own bytes ({@link JsonCensus}) when it is claimed.
+ * counted by the scanner as it passes over the object's bytes ({@link JsonCensus}), before the admission.
  *
  * <p>A refusal ({@link HeapRefused}) sticks: every later claim is refused too and {@link #refused()}
  * stays true, so a controller that catches the exception cannot answer as if the object had been read.
@@ -79,10 +79,15 @@ public final class ObservedHeap {
         }
     }
 
-    /** Claims what building the object at {@code source[offset, offset + length)} takes; throws {@link HeapRefused} when it cannot be held. */
-    void claim(byte[] source, int offset, int length) {
+    /** What building an object of this census costs; 0 when nothing is counted. */
+    long costOf(JsonCensus object) {
+        return cost == null ? 0 : cost.applyAsLong(object);
+    }
+
+    /** Claims {@code bytes}, what building an observed object costs ({@link #costOf}); throws {@link HeapRefused} when they cannot be held. */
+    void claim(long bytes) {
         if (cost != null) {
-            claimCounted(cost.applyAsLong(JsonCensus.of(source, offset, offset + length)));
+            claimCounted(bytes);
         }
     }
 

@@ -24,12 +24,14 @@ public final class ObservedObject {
     private final int length;
     private final int metadata;
     private final ObservedHeap heap;
+    /** What building the object claims from {@link #heap}. */
+    private final long cost;
     private volatile ObjectSpans spans;
     private volatile ObjectNode tree;
     private volatile boolean claimed;
 
     private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
-                           ObjectNode tree, ObservedHeap heap) {
+                           ObjectNode tree, ObservedHeap heap, long cost) {
         this.group = group;
         this.key = key;
         this.groupPointer = groupPointer;
@@ -39,20 +41,21 @@ public final class ObservedObject {
         this.metadata = metadata;
         this.tree = tree;
         this.heap = heap;
+        this.cost = cost;
         this.claimed = heap == null || heap.unlimited();
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
-        return new ObservedObject(group, key, null, null, 0, 0, -1, tree, null);
+        return new ObservedObject(group, key, null, null, 0, 0, -1, tree, null, 0);
     }
 
     /**
      * An object the scanner passed over and found to fit its group and key, with the pointer of its group
-     * and where its metadata object starts; building it claims its heap from {@code heap} first.
+     * and where its metadata object starts; building it claims {@code cost} from {@code heap} first.
      */
     static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
-                               ObservedHeap heap) {
-        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null, heap);
+                               ObservedHeap heap, long cost) {
+        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null, heap, cost);
     }
 
     /**
@@ -64,7 +67,7 @@ public final class ObservedObject {
         if (!claimed) {
             synchronized (this) {
                 if (!claimed) {
-                    heap.claim(source, offset, length);
+                    heap.claim(cost);
                     claimed = true;
                 }
             }

@@ -19,7 +19,7 @@ class JsonScannerTest {
     private static final JsonFactory JACKSON = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper(JACKSON);
     static final String SAMPLE = "{\"a\": [1, -2.5e+3, 0, true, false, null, \"x\\\"y\\u00e9\\n\"], \"b\": {\"c\": {}, \"d\": []},"
-            + " \"\u00e9t\u00e9\": \"\u65e5\u672c \ud83d\ude00\"}";
+            + " \"\u00e9t\u00e9\": \"\u65e5\u672c \ud83d\ude00\", \"f\": \"{\\\"g\\\": [1, 2], \\\"h\\\": \\\"\\\\u00e9\\\"}\"}";
 
     @ParameterizedTest
     @ValueSource(strings = {"0", "-0", "1.5", "1e5", "-1E-5", "\"\"", "true", "null", "[]", "{}", "[[[]]]", "{\"a\":{\"b\":[1,{}]}}",
@@ -56,7 +56,7 @@ class JsonScannerTest {
         });
         assertEquals(body.length, end);
         assertEquals("a=[1, -2.5e+3, 0, true, false, null, \"x\\\"y\\u00e9\\n\"]\nb={\"c\": {}, \"d\": []}\n"
-                + "\u00e9t\u00e9=\"\u65e5\u672c \ud83d\ude00\"\n", seen.toString());
+                + "\u00e9t\u00e9=\"\u65e5\u672c \ud83d\ude00\"\nf=\"{\\\"g\\\": [1, 2], \\\"h\\\": \\\"\\\\u00e9\\\"}\"\n", seen.toString());
         byte[] escaped = "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\u65e5\"".getBytes(StandardCharsets.UTF_8);
         try (JsonParser parser = JACKSON.createParser(escaped)) {
             parser.nextToken();
