@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -43,8 +44,7 @@ final class Envelope {
             throw notAnObject(scanner.describe(start));
         }
         Envelope envelope = new Envelope();
-        Map<String, int[]> treePlaces = new LinkedHashMap<>();
-        Map<String, JsonCensus> treeCensus = new HashMap<>();
+        Map<String, TreePlace> treePlaces = new LinkedHashMap<>();
         Map<String, ObjectMap.Places> mapPlaces = new LinkedHashMap<>();
         int end = scanner.skipWhitespace(scanner.fields(start, (name, valueStart) -> {
             envelope.present.add(name);
@@ -63,8 +63,7 @@ final class Envelope {
                 }
                 long[] mark = scanner.mark();
                 int valueEnd = scanner.valueEnd(valueStart);
-                treePlaces.put(name, new int[] {valueStart, valueEnd});
-                treeCensus.put(name, scanner.censusSince(mark, valueStart, valueEnd));
+                treePlaces.put(name, new TreePlace(valueStart, valueEnd, scanner.censusSince(mark, valueStart, valueEnd)));
                 return valueEnd;
             }
             return scanner.valueEnd(valueStart);
@@ -73,24 +72,27 @@ final class Envelope {
             throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
         }
         requireOwner(envelope.has("parent"), envelope.has("object"));
-        heap.admit(() -> work(body, treePlaces.keySet(), treeCensus, mapPlaces));
+        heap.admit(() -> work(body, treePlaces.values(), mapPlaces.values()));
         treePlaces.forEach((name, place) -> envelope.trees.put(name, name.equals("controller")
-                ? controller(body, place[0], place[1]) : tree(body, place[0], place[1])));
+                ? controller(body, place.start(), place.end()) : tree(body, place.start(), place.end())));
         mapPlaces.forEach((name, places) -> envelope.maps.put(name, ObjectMap.build(places, body, heap)));
         return envelope;
     }
 
+    /** Where a field to be parsed as a tree is, and what the scanner counted in it. */
+    private record TreePlace(int start, int end, JsonCensus census) {
+    }
+
     /** What building the trees and holding the maps' places of a scanned body takes, before any of it is built. */
-    private static ObservedHeap.Work work(byte[] body, Set<String> treeFields, Map<String, JsonCensus> treeCensus,
-                                          Map<String, ObjectMap.Places> mapPlaces) {
+    private static ObservedHeap.Work work(byte[] body, Collection<TreePlace> treePlaces, Collection<ObjectMap.Places> mapPlaces) {
         JsonCensus trees = JsonCensus.NOTHING;
-        for (String field : treeFields) {
-            trees = trees.plus(treeCensus.get(field));
+        for (TreePlace place : treePlaces) {
+            trees = trees.plus(place.census());
         }
         long observed = 0;
         long groups = 0;
         long keyBytes = 0;
-        for (ObjectMap.Places places : mapPlaces.values()) {
+        for (ObjectMap.Places places : mapPlaces) {
             observed += places.objectCount();
             groups += places.groupCount();
             keyBytes += places.keyBytes();
