@@ -23,6 +23,8 @@ final class JsonScanner {
     /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
     private static final boolean[] PLAIN = new boolean[256];
     private static final boolean[] ESCAPES = new boolean[256];
+    /** The bytes of a JSON text held in a string that the census counts as its nodes. */
+    private static final boolean[] STRUCTURAL = new boolean[256];
 
     static {
         for (int c = 0x20; c < 0x80; c++) {
@@ -30,6 +32,9 @@ final class JsonScanner {
         }
         for (char c : "\"\\/bfnrt".toCharArray()) {
             ESCAPES[c] = true;
+        }
+        for (char c : "{[:,".toCharArray()) {
+            STRUCTURAL[c] = true;
         }
     }
 
@@ -420,12 +425,11 @@ final class JsonScanner {
 
     /** {@link #stringEnd} of a field name, counted as one. */
     private int nameEnd(int start) {
-        int end = stringEnd(start);
+        int end = countedStringEnd(start);
         long length = end - start - 2;
         fieldCount++;
         nameBytes += length;
         largestString = Math.max(largestString, length);
-        countEmbedded(start, end);
         return end;
     }
 
@@ -434,7 +438,7 @@ final class JsonScanner {
      * the JSON text it may hold (a last-applied annotation).
      */
     private int textEnd(int start) {
-        int end = stringEnd(start);
+        int end = countedStringEnd(start);
         long length = end - start - 2;
         texts++;
         textBytes += length;
@@ -442,29 +446,41 @@ final class JsonScanner {
             wideTextBytes += length;
         }
         largestString = Math.max(largestString, length);
-        countEmbedded(start, end);
         return end;
     }
 
     /**
-     * A string (quotes at {@code start} and {@code end - 1}) that starts with a brace may hold a JSON text,
-     * counted by its structural bytes outside escapes as {@link JsonCensus} counts it; a name too, as the census does.
+     * {@link #stringEnd}; when the string starts with a brace, the JSON text it may hold is counted in
+     * the same pass, by its structural bytes outside escapes as {@link JsonCensus} counts it (a name's
+     * too, as the census does).
      */
-    private void countEmbedded(int start, int end) {
-        if (end - start <= 2 || body[start + 1] != '{') {
-            return;
+    private int countedStringEnd(int start) {
+        if (start + 1 >= limit || body[start + 1] != '{') {
+            return stringEnd(start);
         }
+        int i = start + 1;
         long nodes = 1;
-        for (int k = start + 1; k < end - 1; k++) {
-            byte c = body[k];
-            if (c == '\\') {
-                k++;
-            } else if (c == '{' || c == '[' || c == ':' || c == ',') {
-                nodes++;
+        wide = false;
+        while (true) {
+            int c = at(i) & 0xFF;
+            if (PLAIN[c]) {
+                if (STRUCTURAL[c]) {
+                    nodes++;
+                }
+                i++;
+            } else if (c == '"') {
+                embeddedNodes += nodes;
+                embeddedBytes += i - start - 1;
+                return i + 1;
+            } else if (c == '\\') {
+                i = escapeEnd(i);
+            } else if (c < 0x20) {
+                throw invalid(i, "a control character inside a string must be escaped");
+            } else {
+                wide = true;
+                i = utf8End(i, c);
             }
         }
-        embeddedNodes += nodes;
-        embeddedBytes += end - start - 2;
     }
 
     /** {@link #numberEnd}, counted as an integer, or as a decimal when it has a fraction or an exponent or more than 18 characters. */
