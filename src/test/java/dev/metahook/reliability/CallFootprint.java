@@ -5,8 +5,10 @@ import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.engine.HookAnswer;
 import dev.metahook.engine.HookEngine;
+import dev.metahook.wire.CompositeRequest;
 import dev.metahook.wire.Json;
 import dev.metahook.wire.JsonCensus;
+import dev.metahook.wire.ObservedHeap;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
@@ -32,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * trees, the typed objects, the answer being encoded) plus what the collector needs to work in that
  * heap. Next to it: the census's estimate of one tree of the body, one tree's real retained heap
  * measured in this JVM (heap used after a full collection, with and without the tree, read from
- * {@code MemoryMXBean}), and what the memory budget charges the call ({@code MemoryBudget.cost}).
+ * {@code MemoryMXBean}), what the memory budget would charge the call with every observed object read
+ * ({@code MemoryBudget.cost}), and what it charges up front, before any is read ({@code MemoryBudget.upFront}).
  */
 public final class CallFootprint {
     private static final Path DIR = Path.of("target/footprint");
@@ -54,14 +57,17 @@ public final class CallFootprint {
         shapes.put("300,000 spec.env entries", ShapedBodies.env(300_000));
         shapes.put("1,000,000 integers in one array", ShapedBodies.longArray(1_000_000));
         shapes.put("81,509 ConfigMaps, invalid spec", ShapedBodies.invalidSpecWithConfigMaps(81_509));
+        shapes.put("81,509 ConfigMaps, none read", ShapedBodies.unreadConfigMaps(81_509));
         shapes.put("2,000 objects 190 deep in parent.spec", ShapedBodies.deep(2_000, 190, false));
         shapes.put("2,000 objects 190 deep in a child", ShapedBodies.deep(2_000, 190, true));
         String only = System.getenv("SHAPES");
         long baseline = -1;
         Method cost = Class.forName("dev.metahook.server.MemoryBudget").getDeclaredMethod("cost", JsonCensus.class);
         cost.setAccessible(true);
-        System.out.printf("%-40s %10s %10s %10s %10s %10s %8s %8s %9s%n", "shape", "body", "tree est.", "tree real", "need", "cost",
-                "need/b", "cost/b", "cost/need");
+        Method upFront = Class.forName("dev.metahook.server.MemoryBudget").getDeclaredMethod("upFront", ObservedHeap.Work.class);
+        upFront.setAccessible(true);
+        System.out.printf("%-40s %10s %10s %10s %10s %10s %10s %8s %8s %9s%n", "shape", "body", "tree est.", "tree real", "need", "cost",
+                "up front", "need/b", "cost/b", "cost/need");
         int n = 0;
         for (Map.Entry<String, byte[]> shape : shapes.entrySet()) {
             n++;
@@ -79,11 +85,26 @@ public final class CallFootprint {
             }
             long need = minimal - baseline;
             long charged = (long) cost.invoke(null, census);
-            System.out.printf("%-40s %10s %10s %10s %10s %10s %8.1f %8.1f %9.2f%n", shape.getKey(), mib(body.length),
-                    mib(census.treeBytes()), mib(real), mib(need), mib(charged), (double) need / body.length,
+            long admitted = (long) upFront.invoke(null, work(body));
+            System.out.printf("%-40s %10s %10s %10s %10s %10s %10s %8.1f %8.1f %9.2f%n", shape.getKey(), mib(body.length),
+                    mib(census.treeBytes()), mib(real), mib(need), mib(charged), mib(admitted), (double) need / body.length,
                     (double) charged / body.length, (double) charged / need);
             System.out.printf("    census: %s%n", census);
         }
+    }
+
+    /** What the service admits of a call with this body before any observed object is read: its scanned work. */
+    private static ObservedHeap.Work work(byte[] body) {
+        List<ObservedHeap.Work> admitted = new ArrayList<>();
+        try {
+            CompositeRequest.read(body, ObservedHeap.of(work -> {
+                admitted.add(work);
+                return 0;
+            }, JsonCensus::treeBytes, bytes -> true, Long.MAX_VALUE));
+        } catch (RuntimeException e) {
+            // A body the request decoder refuses after its work was admitted (too deep a tree) still shows what was admitted.
+        }
+        return admitted.get(0);
     }
 
     /** The smallest -Xmx (MiB, within 2) in which the call in {@code file} is answered; the status is printed. */

@@ -42,8 +42,19 @@ final class ShapedBodies {
      * {@code count} tiny ConfigMaps as observed children, declared by the controller object (81,509: 15 MiB).
      */
     static byte[] invalidSpecWithConfigMaps(int count) throws IOException {
+        return withConfigMaps(count, true);
+    }
+
+    /** {@code count} tiny observed ConfigMaps under a parent whose spec is valid: the controller reads none of them. */
+    static byte[] unreadConfigMaps(int count) throws IOException {
+        return withConfigMaps(count, false);
+    }
+
+    private static byte[] withConfigMaps(int count, boolean invalidSpec) throws IOException {
         ObjectNode request = request();
-        ((ObjectNode) request.at("/parent/spec")).remove("image");
+        if (invalidSpec) {
+            ((ObjectNode) request.at("/parent/spec")).remove("image");
+        }
         ((ArrayNode) request.at("/controller/spec/childResources")).addObject().put("apiVersion", "v1").put("resource", "configmaps");
         ObjectNode group = ((ObjectNode) request.get("children")).putObject("ConfigMap.v1");
         for (int i = 0; i < count; i++) {
