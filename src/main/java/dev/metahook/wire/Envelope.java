@@ -61,9 +61,9 @@ final class Envelope {
                     envelope.trees.put(name, known.tree());
                     return valueStart + known.text().length;
                 }
-                long[] mark = scanner.mark();
+                scanner.mark();
                 int valueEnd = scanner.valueEnd(valueStart);
-                treePlaces.put(name, new TreePlace(valueStart, valueEnd, scanner.censusSince(mark, valueStart, valueEnd)));
+                treePlaces.put(name, new TreePlace(valueStart, valueEnd, scanner.censusSinceMark(valueStart, valueEnd)));
                 return valueEnd;
             }
             return scanner.valueEnd(valueStart);

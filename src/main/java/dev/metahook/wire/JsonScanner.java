@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * as much as parsing it. Not thread-safe: one scanner per body.
  *
  * <p>As it passes over values it also counts what their trees would hold, as {@link JsonCensus} does
- * in a pass of its own: {@link #mark} and {@link #censusSince} give the census of what was scanned in
+ * in a pass of its own: {@link #mark} and {@link #censusSinceMark} give the census of what was scanned in
  * between (a field parsed as a tree, an observed object), so what a call builds is priced without
  * passing over its bytes again. {@link #valueEnd} counts the whole value; {@link #fieldSpans} counts
  * its object and field names, and its visitor the values. The census's depth is not counted here:
@@ -56,6 +56,8 @@ final class JsonScanner {
     private long decimals;
     private long embeddedNodes;
     private long embeddedBytes;
+    /** The counts at the last {@link #mark}. */
+    private final long[] mark = new long[14];
     /** The longest string since the last {@link #mark}. */
     private long largestString;
     /** Whether the string {@link #stringEnd} passed over last holds a byte from 0x80 up. */
@@ -117,15 +119,32 @@ final class JsonScanner {
         };
     }
 
-    /** What is counted so far, for {@link #censusSince}; the longest string starts over from here. */
-    long[] mark() {
+    /**
+     * Marks what is counted so far, for {@link #censusSinceMark}; the longest string starts over from
+     * here. One mark at a time: the parts a call prices (a tree field, an observed object) never nest.
+     */
+    void mark() {
         largestString = 0;
-        return new long[] {objects, emptyObjects, arrayCount, emptyArrays, fieldCount, nameBytes, items, texts, textBytes, wideTextBytes,
-                integers, decimals, embeddedNodes, embeddedBytes};
+        long[] at = mark;
+        at[0] = objects;
+        at[1] = emptyObjects;
+        at[2] = arrayCount;
+        at[3] = emptyArrays;
+        at[4] = fieldCount;
+        at[5] = nameBytes;
+        at[6] = items;
+        at[7] = texts;
+        at[8] = textBytes;
+        at[9] = wideTextBytes;
+        at[10] = integers;
+        at[11] = decimals;
+        at[12] = embeddedNodes;
+        at[13] = embeddedBytes;
     }
 
-    /** The census of what was scanned since {@code mark}: the value (or values) in {@code body[from, to)}. */
-    JsonCensus censusSince(long[] mark, int from, int to) {
+    /** The census of what was scanned since the last {@link #mark}: the value (or values) in {@code body[from, to)}. */
+    JsonCensus censusSinceMark(int from, int to) {
+        long[] mark = this.mark;
         long objectsSince = objects - mark[0];
         long arraysSince = arrayCount - mark[2];
         long textsSince = texts - mark[7];
@@ -271,15 +290,24 @@ final class JsonScanner {
             int c = at(i) & 0xFF;
             if (c == '"') {
                 return i + 1;
-            } else if (c == '\\') {
-                i = escapeEnd(i);
-            } else if (c < 0x20) {
-                throw invalid(i, "a control character inside a string must be escaped");
-            } else {
-                wide = true;
-                i = utf8End(i, c);
             }
+            i = pastNonPlain(i, c);
         }
+    }
+
+    /**
+     * Past a byte {@code c} inside a string that is neither plain nor its closing quote: an escape, a
+     * multi-byte UTF-8 sequence (the string is then {@link #wide}), or a raw control character (refused).
+     */
+    private int pastNonPlain(int i, int c) {
+        if (c == '\\') {
+            return escapeEnd(i);
+        }
+        if (c < 0x20) {
+            throw invalid(i, "a control character inside a string must be escaped");
+        }
+        wide = true;
+        return utf8End(i, c);
     }
 
     /**
@@ -472,13 +500,8 @@ final class JsonScanner {
                 embeddedNodes += nodes;
                 embeddedBytes += i - start - 1;
                 return i + 1;
-            } else if (c == '\\') {
-                i = escapeEnd(i);
-            } else if (c < 0x20) {
-                throw invalid(i, "a control character inside a string must be escaped");
             } else {
-                wide = true;
-                i = utf8End(i, c);
+                i = pastNonPlain(i, c);
             }
         }
     }

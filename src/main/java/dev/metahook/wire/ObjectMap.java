@@ -66,9 +66,9 @@ public final class ObjectMap {
                     String objectPointer = groupPointer + "/" + Shapes.escape(scanner.text(keyStart, keyEnd));
                     throw new MalformedRequestException(objectPointer, objectPointer + ": expected an object, got " + scanner.describe(from));
                 }
-                long[] mark = scanner.mark();
+                scanner.mark();
                 int to = identity.scan(scanner.text(keyStart, keyEnd), from);
-                long cost = heap.costOf(scanner.censusSince(mark, from, to));
+                long cost = heap.costOf(scanner.censusSinceMark(from, to));
                 places.object(keyStart, keyEnd, from, to, identity.metadataStart(), identity.fits(), cost);
                 return to;
             });
