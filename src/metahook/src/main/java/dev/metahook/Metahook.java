@@ -1,0 +1,81 @@
+package dev.metahook;
+
+import dev.metahook.api.Controllers;
+import dev.metahook.internal.engine.HookEngine;
+import dev.metahook.internal.server.HookServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.management.ManagementFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves controllers the way metahook's own service does: configuration from the environment
+ * (port, TLS, auth, limits: docs/configuration.md) or from {@link ServeOptions}, {@code /healthz},
+ * {@code /readyz}, {@code /metrics} (a service's own meters go on {@link Server#meterRegistry()}), one
+ * log line per call, and a graceful shutdown on SIGTERM. Logging is the service's too ({@code LOG_LEVEL},
+ * {@code LOG_FORMAT=json}, which Logback applies unless the application brings a configuration of its
+ * own), and a line a controller logs during a call carries the call's controller, hook, parent and
+ * generation in the MDC. A service of one's own is one line:
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     Metahook.serve(Controllers.builder().composite("greeting", Greeting.class, new GreetingController()).build());
+ * }
+ * }</pre>
+ */
+public final class Metahook {
+    private static final Logger LOG = LoggerFactory.getLogger(Metahook.class);
+
+    private Metahook() {
+    }
+
+    /**
+     * Starts serving with the options the environment gives; returns once ready.
+     *
+     * @throws IllegalArgumentException when the environment's configuration is invalid, naming the variable
+     */
+    public static Server serve(Controllers controllers) {
+        return serve(controllers, ServeOptions.fromEnvironment().build());
+    }
+
+    /** Starts serving with these options; returns once the warm-up calls are made and the service is ready. The process stops it gracefully on SIGTERM. */
+    public static Server serve(Controllers controllers, ServeOptions options) {
+        HookServer server = HookServer.start(options.config(), new HookEngine(controllers, options.clock()), options.warmUp());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("shutting down: not ready any more, letting calls in flight finish");
+            server.shutdown();
+            LOG.info("stopped");
+        }, "metahook-shutdown"));
+        LOG.info("metahook serving {} on {}:{} (ready {} ms after the JVM started)", controllers.names(), options.config().host(),
+                server.port(), ManagementFactory.getRuntimeMXBean().getUptime());
+        return new Serving(server);
+    }
+
+    /** The running server as a user sees it. */
+    private record Serving(HookServer server) implements Server {
+        @Override
+        public int port() {
+            return server.port();
+        }
+
+        @Override
+        public int managementPort() {
+            return server.managementPort();
+        }
+
+        @Override
+        public MeterRegistry meterRegistry() {
+            return server.meterRegistry();
+        }
+
+        @Override
+        public boolean shutdown() {
+            return server.shutdown();
+        }
+
+        @Override
+        public void close() {
+            server.shutdown();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.metahook.internal.engine;
+
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Context;
+import dev.metahook.api.Controllers.Kind;
+import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.DecoratorCleaner;
+import dev.metahook.api.DecoratorCleanup;
+import dev.metahook.api.DecoratorController;
+import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.Result;
+import dev.metahook.api.StalledHandler;
+import dev.metahook.api.TerminalException;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.function.Function;
+
+/**
+ * Calls sync, cleanup or the stalled answer of one controller by the capabilities it has: a finalize
+ * call goes to its {@link dev.metahook.api.Cleaner} (a decorator's {@link DecoratorCleaner}); an invalid spec or status, or a {@link TerminalException}, to its
+ * {@link StalledHandler}, or to the engine's default for its kind.
+ */
+final class ControllerCall {
+    private ControllerCall() {
+    }
+
+    /**
+     * What the controller answered, whether a cleanup said done, and whether it took the stalled path. A
+     * composite's answer is a {@link Result} by the types of its hooks; only a decorator's may carry
+     * target changes.
+     */
+    record Outcome(DecoratorResult<?> result, boolean done, boolean stalled) {
+    }
+
+    /**
+     * A finalize call goes to cleanup with or without a readable spec (a teardown must not wait on an
+     * edit), but not without the status it may have recorded its progress in.
+     *
+     * @param typed the parent, and why its spec or status had to be left out
+     * @param fallback the stalled answer when the controller has no {@link StalledHandler}
+     */
+    @SuppressWarnings("unchecked")
+    static Outcome run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
+                       Function<TerminalException, Result<?>> fallback) {
+        Object controller = registration.controller();
+        HasMetadata parent = typed.object();
+        TerminalException invalid = context.finalizing() ? typed.invalidStatus() : typed.invalid();
+        try {
+            if (invalid != null) {
+                return stalled(controller, parent, context, invalid, fallback);
+            }
+            if (context.finalizing()) {
+                DecoratorCleanup<?> cleanup = ((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context);
+                return new Outcome(required(cleanup, "cleanup").result(), cleanup.isDone(), false);
+            }
+            DecoratorResult<?> result = registration.kind() == Kind.COMPOSITE
+                    ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
+                    : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
+            return new Outcome(required(result, "sync"), false, false);
+        } catch (TerminalException e) {
+            return stalled(controller, parent, context, e, fallback);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Outcome stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
+                                   Function<TerminalException, Result<?>> fallback) {
+        Result<?> result = controller instanceof StalledHandler<?, ?> handler
+                ? required(((StalledHandler<HasMetadata, ?>) handler).stalled(parent, context, error), "stalled")
+                : fallback.apply(error);
+        return new Outcome(result, false, true);
+    }
+
+    private static <T> T required(T answer, String method) {
+        if (answer == null) {
+            throw new IllegalStateException(method + " returned null");
+        }
+        return answer;
+    }
+}

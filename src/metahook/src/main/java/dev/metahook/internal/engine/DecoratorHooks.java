@@ -1,0 +1,48 @@
+package dev.metahook.internal.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.Controllers.Registration;
+import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.Hook;
+import dev.metahook.api.Result;
+import dev.metahook.internal.wire.CanonicalJson;
+import dev.metahook.internal.wire.DecoratorRequest;
+import dev.metahook.internal.wire.DecoratorResponse;
+import dev.metahook.internal.wire.Json;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Sync and finalize for a DecoratorController. The target may be a built-in object whose status is
+ * another controller's: unless the decorator sets one, the answer leaves the status out, and a
+ * terminal error keeps the attachments and changes nothing else.
+ */
+final class DecoratorHooks {
+    private final Clock clock;
+
+    DecoratorHooks(Clock clock) {
+        this.clock = clock;
+    }
+
+    HookAnswer call(Registration registration, Hook hook, DecoratorRequest request) {
+        boolean finalizing = request.finalizing();
+        CompositeHooks.checkRoute(registration, hook, finalizing);
+        TypedObjects.checkKind(request.target(), registration.type(), Json.object(), "object");
+        String namespace = CompositeHooks.namespaceOf(request.target());
+        HookContext context = CompositeHooks.context(request.controller(), request.target(), request.attachments(), request.related(),
+                "attachments", "attachments", hook, finalizing, clock);
+        var typed = TypedObjects.read(request.target(), registration.type(), "object", CompositeHooks.readsRawStatus(registration));
+        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
+                error -> Result.keepingObserved());
+        DecoratorResult<?> result = outcome.result();
+        boolean finalized = outcome.done() && !outcome.stalled();
+        List<ObjectNode> attachments = DesiredChildren.of(result, request.attachments(), namespace);
+        new Guards(request.controller(), request.target(), request.attachments(), request.related(), true)
+                .check(attachments, result);
+        ObjectNode status = result.status().map(Encoding::status).orElse(null);
+        DecoratorResponse response = new DecoratorResponse(result.labels(), result.annotations(), status, attachments,
+                Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()),
+                CompositeHooks.outcomeName(outcome, finalizing, finalized), attachments.size());
+    }
+}

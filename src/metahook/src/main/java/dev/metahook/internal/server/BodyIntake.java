@@ -1,0 +1,282 @@
+package dev.metahook.internal.server;
+
+import dev.metahook.internal.engine.HookAnswer;
+import dev.metahook.internal.engine.HookEngine;
+import dev.metahook.internal.engine.Problem;
+import dev.metahook.internal.wire.ObservedHeap;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.server.HttpConfiguration;
+
+/**
+ * Takes a hook call's body into memory, within the memory budget and within read time limits:
+ * <ul>
+ * <li>admission comes first: the call reserves its declared length (or, for a chunked body, more as
+ * the bytes arrive) before any of the body is read, waits up to {@link #ADMISSION_WAIT} for the
+ * budget, and is otherwise refused with {@code 503} and {@code Retry-After}; a body larger than any
+ * the budget can read is refused with {@code 413} unread;</li>
+ * <li>once read, the engine scans the body (checking all of it, building nothing) and the call reserves
+ * what its work costs ({@link MemoryBudget#upFront}) before any tree is built: {@code 503} when the
+ * budget stays spent, {@code 413} when no budget of this heap could hold it; each observed object then
+ * claims its own cost when the engine first builds it ({@link ObservedHeap}), refused there with
+ * {@code 503} (or {@code 413}) in the same way;</li>
+ * <li>a body must keep arriving: at least {@link #MIN_BODY_RATE} bytes a second, no pause longer
+ * than {@link #READ_IDLE_TIMEOUT}, all of it within {@link #BODY_DEADLINE}; otherwise {@code 408}.
+ * Metacontroller sends a whole body at once and gives up on a hook after 10 s, so none of these
+ * limits touches it, while a client trickling a byte a second holds a thread for about a second.</li>
+ * </ul>
+ * The reservation is given back once the answer is written, not when the handler returns.
+ */
+final class BodyIntake {
+    static final Duration ADMISSION_WAIT = Duration.ofSeconds(2);
+    static final int RETRY_AFTER_SECONDS = HookEngine.OVERLOADED_RETRY_AFTER_SECONDS;
+    static final long MIN_BODY_RATE = 1024;
+    static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration BODY_DEADLINE = Duration.ofSeconds(10);
+    /** How much more a chunked body reserves each time it outgrows its reservation. */
+    private static final long CHUNKED_STEP = 1024 * 1024;
+
+    private final MemoryBudget budget;
+    private final long maxBodySize;
+
+    BodyIntake(MemoryBudget budget, long maxBodySize) {
+        this.budget = budget;
+        this.maxBodySize = maxBodySize;
+    }
+
+    /**
+     * The read limits, on the listener's HTTP configuration: they bound each request's body, not the keep-alive wait between requests.
+     * Jetty 12.1 marks the minimum data rate here for removal in favour of its {@code MinimumDataRateHandler}, but that
+     * handler (12.1.12) divides the bytes all requests have read by the time this one has waited, so on a busy server it
+     * would never refuse a slow body (HttpFramingTest trickles one below the minimum).
+     */
+    @SuppressWarnings("removal")
+    static void limitReads(HttpConfiguration http) {
+        http.setIdleTimeout(READ_IDLE_TIMEOUT.toMillis());
+        http.setMinRequestDataRate(MIN_BODY_RATE);
+    }
+
+    /**
+     * What came of taking the body: the body (null when larger than the limit), or the answer that
+     * refuses the call with the headers it needs.
+     */
+    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers, ObservedHeap heap) {
+        Intake(byte[] body, HookAnswer refusal, Map<String, String> headers) {
+            this(body, refusal, headers, ObservedHeap.UNLIMITED);
+        }
+
+        static Intake tooLarge() {
+            return new Intake(null, null, Map.of());
+        }
+    }
+
+    Intake take(HttpServletRequest request) throws IOException {
+        long declared = request.getContentLengthLong();
+        if (declared > maxBodySize) {
+            return Intake.tooLarge();
+        }
+        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
+        if (declared > budget.largestBody()) {
+            return unreadable(request, declared, deadline);
+        }
+        MemoryBudget.Reservation reservation = reserve(declared);
+        if (reservation == null) {
+            return overloaded(request, deadline);
+        }
+        Drain.whenWritten(request, reservation::close);
+        byte[] body;
+        try {
+            InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
+            body = BodyReader.read(in, declared, maxBodySize);
+        } catch (BudgetSpent e) {
+            return e.everFits ? overloaded(request, deadline) : unreadable(request, -1, deadline);
+        } catch (BodyTimeout e) {
+            return timedOut();
+        } catch (HttpException.RuntimeException e) {
+            if (e.getCode() == 408) {
+                return timedOut();
+            }
+            throw e;
+        } catch (IOException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                return timedOut();
+            }
+            throw e;
+        }
+        return body == null ? Intake.tooLarge() : admitWork(body, reservation);
+    }
+
+    /**
+     * A body read: its heap, which admits the work on it once the engine has scanned it (before any tree
+     * is built from it) and then lets each observed object claim its cost when built.
+     */
+    private Intake admitWork(byte[] body, MemoryBudget.Reservation reservation) {
+        ObservedHeap heap = ObservedHeap.of(work -> admit(work, reservation), MemoryBudget::objectCost, reservation::more,
+                budget.largestCall());
+        return new Intake(body, null, Map.of(), heap);
+    }
+
+    /** Reserves what the work on a scanned body costs ({@link MemoryBudget#upFront}), waiting as admission does; the bytes held. */
+    private long admit(ObservedHeap.Work work, MemoryBudget.Reservation reservation) {
+        long cost = MemoryBudget.upFront(work);
+        if (cost > budget.largestCall()) {
+            throw ObservedHeap.HeapRefused.workNever(cost, "answering this body would take about " + mib(cost) + " MiB of heap ("
+                    + (work.trees().values() + work.observed()) + " JSON values built, " + work.bodyBytes() + " bytes); this service gives"
+                    + " a call at most " + mib(budget.largestCall()) + " MiB (see docs/production.md, memory model)");
+        }
+        try {
+            if (!reservation.work(cost, ADMISSION_WAIT)) {
+                throw ObservedHeap.HeapRefused.workLater(cost);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ObservedHeap.HeapRefused.workLater(cost);
+        }
+        return cost;
+    }
+
+    /**
+     * A body larger than the budget can ever read: refused with {@code 413}, its bytes read and thrown
+     * away first as for a {@code 503}, so the client sees the answer.
+     */
+    private Intake unreadable(HttpServletRequest request, long declared, long deadline) {
+        boolean discarded = discard(request, deadline);
+        HookAnswer answer = HookAnswer.problem(Problem.tooCostly(
+                (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
+                        + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
+                        + " bytes at most; see docs/production.md, memory model)"));
+        return new Intake(null, answer, discarded ? Map.of() : Map.of("Connection", "close"));
+    }
+
+    private static long mib(long bytes) {
+        return (bytes + (1 << 20) - 1) >> 20;
+    }
+
+    private MemoryBudget.Reservation reserve(long bodyBytes) throws IOException {
+        try {
+            return budget.reserve(bodyBytes, ADMISSION_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for memory", e);
+        }
+    }
+
+    /**
+     * The refusal when the budget stays spent. The rest of the body is read and thrown away first
+     * (a few KiB at a time, within the read limits): a client still sending would otherwise meet a
+     * reset and never see the {@code 503}.
+     */
+    private Intake overloaded(HttpServletRequest request, long deadline) {
+        boolean discarded = discard(request, deadline);
+        return new Intake(null, overloadedAnswer(), discarded ? Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
+                : Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
+    }
+
+    /** The refusal when the body was read but the work on it finds the budget spent. */
+    private static Intake overloadedAfterRead() {
+        return new Intake(null, overloadedAnswer(), Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS)));
+    }
+
+    private static HookAnswer overloadedAnswer() {
+        return HookAnswer.problem(Problem.overloaded());
+    }
+
+    private boolean discard(HttpServletRequest request, long deadline) {
+        byte[] sink = new byte[16 * 1024];
+        long total = 0;
+        try {
+            InputStream in = request.getInputStream();
+            for (int n; (n = in.read(sink)) != -1; ) {
+                total += n;
+                if (System.nanoTime() - deadline > 0 || total > maxBodySize) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Intake timedOut() {
+        return new Intake(null, HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
+                "the request body did not arrive in time (at least " + MIN_BODY_RATE + " bytes a second, no pause over "
+                        + READ_IDLE_TIMEOUT.toSeconds() + " s, all of it within " + BODY_DEADLINE.toSeconds() + " s)")),
+                Map.of("Connection", "close"));
+    }
+
+    /** The budget could not cover more of a chunked body: for now, or ever. */
+    private static final class BudgetSpent extends IOException {
+        private final boolean everFits;
+
+        BudgetSpent(boolean everFits) {
+            super("memory budget spent");
+            this.everFits = everFits;
+        }
+    }
+
+    /** The body was not all there by its deadline. */
+    private static final class BodyTimeout extends IOException {
+        BodyTimeout() {
+            super("body deadline passed");
+        }
+    }
+
+    /** The body stream, checked against the deadline and, for a chunked body, against the reservation. */
+    private final class Limited extends FilterInputStream {
+        private final MemoryBudget.Reservation reservation;
+        private final boolean chunked;
+        private final long deadline;
+        private long read;
+        private long covered;
+
+        Limited(InputStream in, MemoryBudget.Reservation reservation, boolean chunked, long deadline) {
+            super(in);
+            this.reservation = reservation;
+            this.chunked = chunked;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) == -1 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (System.nanoTime() - deadline > 0) {
+                throw new BodyTimeout();
+            }
+            int n = super.read(buffer, offset, length);
+            if (n > 0 && chunked) {
+                read += n;
+                if (read > covered) {
+                    covered = read + CHUNKED_STEP;
+                    grow();
+                }
+            }
+            return n;
+        }
+
+        private void grow() throws IOException {
+            if (covered > budget.largestChunkedBody()) {
+                throw new BudgetSpent(false);
+            }
+            try {
+                if (!reservation.growReading(covered, ADMISSION_WAIT)) {
+                    throw new BudgetSpent(true);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for memory", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package dev.metahook.internal.server;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shutdown that loses no request. HTTP/1.1 gives a server one safe way to end a kept-alive
+ * connection: an answer that says {@code Connection: close}. A connection closed any other way
+ * races the next request its client may be writing at that moment, and Metacontroller's Go client
+ * does not send a POST again when that happens. So, on drain (after readiness went false):
+ * <ol>
+ * <li>the listener stops accepting (a client that connects from then on is refused before it
+ * sends anything, and goes to another replica);</li>
+ * <li>every request that arrives on an open connection is answered as usual (the hook's own
+ * answer: {@code 200}, or {@code 503} from the memory budget), and every answer from then on says
+ * {@code Connection: close}; the connection closes once that answer is written;</li>
+ * <li>a connection whose client sends nothing more is closed once it has been quiet for
+ * {@code quiet}, with no request part-way and no byte waiting unread ({@code SHUTDOWN_IDLE_SECONDS});</li>
+ * <li>the drain is over when every connection is closed, or at the shutdown timeout; it is clean
+ * when no call was in flight then.</li>
+ * </ol>
+ * A call counts as in flight until its response is written, not until the handler returns.
+ */
+final class Drain extends Handler.Wrapper {
+    private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
+    private static final long CHECK_MILLIS = 50;
+    private static final Duration LISTENER_CLOSE = Duration.ofSeconds(1);
+
+    /** Calls being answered, per connection (HTTP/1.1: one at a time; the count keeps it right whatever comes). */
+    private final Map<Connection, AtomicInteger> busy = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Duration quiet;
+    private volatile boolean closing;
+
+    Drain(Duration quiet) {
+        this.quiet = quiet;
+    }
+
+    /** Puts the tracking in front of every handler of the server. */
+    void install(Server server) {
+        server.insertHandler(this);
+    }
+
+    /** Whether every answer now says {@code Connection: close}. */
+    boolean closing() {
+        return closing;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        Connection connection = request.getConnectionMetaData().getConnection();
+        started(connection);
+        if (closing) {
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        }
+        Callback tracked = new Callback.Nested(callback) {
+            @Override
+            public void succeeded() {
+                try {
+                    super.succeeded();
+                } finally {
+                    done(connection);
+                }
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                try {
+                    super.failed(failure);
+                } finally {
+                    done(connection);
+                }
+            }
+        };
+        boolean handled = false;
+        try {
+            handled = super.handle(request, response, tracked);
+            return handled;
+        } finally {
+            if (!handled) {
+                done(connection);
+            }
+        }
+    }
+
+    private void started(Connection connection) {
+        inFlight.incrementAndGet();
+        busy.computeIfAbsent(connection, c -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private void done(Connection connection) {
+        inFlight.decrementAndGet();
+        busy.computeIfPresent(connection, (c, count) -> count.decrementAndGet() == 0 ? null : count);
+    }
+
+    /**
+     * Stops accepting, answers what comes on the open connections with {@code Connection: close},
+     * closes the quiet ones, and waits up to {@code timeout} for every connection to close; true when
+     * no call was left in flight.
+     */
+    boolean drain(Server server, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Connector> connectors = List.of(server.getConnectors());
+        for (Connector connector : connectors) {
+            // Only the listener: Jetty's own shutdown would also end kept-alive connections without telling their clients.
+            if (connector instanceof NetworkConnector network) {
+                int port = network.getLocalPort();
+                network.close();
+                untilRefused(network.getHost(), port);
+            }
+        }
+        // Only once the listener is closed: a client told to close would otherwise reconnect into a listener about to close.
+        for (Connector connector : connectors) {
+            HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
+            if (http != null) {
+                http.getHttpConfiguration().setPersistentConnectionsEnabled(false);
+            }
+        }
+        closing = true;
+        try {
+            while (open(connectors) > 0) {
+                if (System.nanoTime() - deadline >= 0) {
+                    LOG.warn("{} connections still open after {} ({} calls in flight): stopping anyway", open(connectors), timeout, inFlight.get());
+                    break;
+                }
+                closeQuiet(connectors);
+                Thread.sleep(CHECK_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return inFlight.get() == 0;
+    }
+
+    /**
+     * Until a connection to the listener is refused. Closing a listener that a thread is blocked
+     * accepting on only marks it closed: the kernel closes it once that thread wakes up, and a client
+     * connecting in between would be accepted and then reset, its request lost.
+     */
+    private static void untilRefused(String host, int port) {
+        boolean any = host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+        InetSocketAddress address = new InetSocketAddress(any ? "127.0.0.1" : host, port);
+        long deadline = System.nanoTime() + LISTENER_CLOSE.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            try (Socket probe = new Socket()) {
+                probe.connect(address, (int) LISTENER_CLOSE.toMillis());
+            } catch (IOException refused) {
+                return;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.warn("the listener on {} still accepts connections {} after it was closed", address, LISTENER_CLOSE);
+    }
+
+    private static int open(List<Connector> connectors) {
+        int open = 0;
+        for (Connector connector : connectors) {
+            if (connector instanceof NetworkConnector) {
+                open += connector.getConnectedEndPoints().size();
+            }
+        }
+        return open;
+    }
+
+    /** Closes every connection with no call in flight, no request part-way, and nothing sent or received for {@code quiet}. */
+    private void closeQuiet(List<Connector> connectors) {
+        List<Connection> quietOnes = new ArrayList<>();
+        for (Connector connector : connectors) {
+            if (!(connector instanceof NetworkConnector)) {
+                continue;
+            }
+            for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+                Connection connection = endPoint.getConnection();
+                if (connection instanceof SslConnection tls) {
+                    connection = tls.getSslEndPoint().getConnection();
+                }
+                if (idle(connection) && idleFor(endPoint) >= quiet.toMillis() && nothingUnread(endPoint)) {
+                    quietOnes.add(connection);
+                }
+            }
+        }
+        quietOnes.forEach(Connection::close);
+    }
+
+    private boolean idle(Connection connection) {
+        if (connection == null || busy.containsKey(connection)) {
+            return false;
+        }
+        return !(connection instanceof HttpConnection http) || (http.getParser().isStart() && http.isRequestBufferEmpty());
+    }
+
+    /**
+     * Whether the kernel holds no bytes the server has not read yet: a request that has arrived but
+     * was not read (a busy machine) makes the connection anything but quiet.
+     */
+    private static boolean nothingUnread(EndPoint endPoint) {
+        if (endPoint.getTransport() instanceof SocketChannel channel) {
+            try {
+                return channel.socket().getInputStream().available() == 0;
+            } catch (IOException closed) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    private static long idleFor(EndPoint endPoint) {
+        return endPoint instanceof org.eclipse.jetty.io.IdleTimeout timed ? timed.getIdleFor() : Long.MAX_VALUE;
+    }
+
+    /** Runs {@code done} once the response to {@code request} is written (or the exchange failed). */
+    static void whenWritten(HttpServletRequest request, Runnable done) {
+        ServletContextRequest servletRequest = ServletContextRequest.getServletContextRequest(request);
+        if (servletRequest == null) {
+            done.run();
+            return;
+        }
+        Request.addCompletionListener(servletRequest, failure -> done.run());
+    }
+}

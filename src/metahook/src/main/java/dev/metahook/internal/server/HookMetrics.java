@@ -1,0 +1,120 @@
+package dev.metahook.internal.server;
+
+import dev.metahook.internal.engine.HookAnswer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The service's Prometheus metrics: hook calls by controller, hook, outcome and status code with a
+ * latency histogram up to Metacontroller's 10 s timeout; calls in flight; children per answer; guard
+ * refusals; 304s; JVM and process. Labels come from bounded sets only, never from a parent.
+ */
+final class HookMetrics {
+    private static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+            Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+    private static final double[] CHILDREN_BUCKETS = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000};
+    private static final Set<String> HOOKS = Set.of("sync", "finalize", "customize");
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<CallKey, CallMeters> calls = new ConcurrentHashMap<>();
+    private final Set<String> controllers;
+
+    HookMetrics(Set<String> controllers) {
+        this.controllers = Set.copyOf(controllers);
+        Gauge.builder("metahook.hook.in.flight", inFlight, AtomicInteger::get)
+                .description("Hook calls being answered").register(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+    }
+
+    /** The registry {@code /metrics} serves; a service's own meters go here too. */
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    void started() {
+        inFlight.incrementAndGet();
+    }
+
+    /** A call's response is written: it is not in flight any more. */
+    void done() {
+        inFlight.decrementAndGet();
+    }
+
+    /** Records one finished call; {@code status} is what went on the wire (304 included). */
+    void finished(String controller, String hook, HookAnswer answer, int status, Duration took) {
+        String controllerTag = controllers.contains(controller) ? controller : "unknown";
+        String hookTag = HOOKS.contains(hook) ? hook : "unknown";
+        CallMeters meters = calls.computeIfAbsent(new CallKey(controllerTag, hookTag, answer.outcome(), status), this::meters);
+        meters.requests().record(took);
+        meters.observed().record(answer.facts().observed());
+        if (answer.status() == 200) {
+            meters.desired().record(answer.facts().desired());
+        }
+        if ("response-refused".equals(answer.outcome())) {
+            meters.refused().increment();
+        }
+        if (status == 304) {
+            meters.notModified().increment();
+        }
+    }
+
+    /** The labels of one kind of call; every value comes from a bounded set. */
+    private record CallKey(String controller, String hook, String outcome, int status) {
+    }
+
+    /** The meters one kind of call updates, looked up in the registry once rather than on every call. */
+    private record CallMeters(Timer requests, DistributionSummary observed, DistributionSummary desired, Counter refused,
+                              Counter notModified) {
+    }
+
+    private CallMeters meters(CallKey key) {
+        Timer requests = Timer.builder("metahook.hook.requests").description("Hook calls and how long they took")
+                .tags("controller", key.controller(), "hook", key.hook(), "outcome", key.outcome(), "code", Integer.toString(key.status()))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry);
+        Counter refused = "response-refused".equals(key.outcome()) ? Counter.builder("metahook.hook.refused")
+                .description("Answers the guards refused to send")
+                .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+        Counter notModified = key.status() == 304 ? Counter.builder("metahook.hook.not.modified")
+                .description("Answers replaced by 304 Not Modified")
+                .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+        return new CallMeters(requests, children("observed", key.controller(), key.hook()),
+                children("desired", key.controller(), key.hook()), refused, notModified);
+    }
+
+    /** The Prometheus text exposition. */
+    String scrape() {
+        return registry.scrape();
+    }
+
+    private DistributionSummary children(String kind, String controller, String hook) {
+        return DistributionSummary.builder("metahook.hook.children").description("Children per call, observed and desired")
+                .tags("controller", controller, "hook", hook, "kind", kind).serviceLevelObjectives(CHILDREN_BUCKETS)
+                .register(registry);
+    }
+}

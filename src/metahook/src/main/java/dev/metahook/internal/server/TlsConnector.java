@@ -1,0 +1,208 @@
+package dev.metahook.internal.server;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import nl.altindag.ssl.pem.util.PemUtils;
+import nl.altindag.ssl.util.KeyManagerUtils;
+import nl.altindag.ssl.util.TrustManagerUtils;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An HTTPS connector from PEM files, as Kubernetes TLS Secrets hold them: TLS 1.2 or newer, HTTP/1.1,
+ * and, with a client CA bundle, a client certificate required from every caller. The files are
+ * looked at again every {@link #RECHECK_SECONDS} seconds and a new certificate and key (or CA bundle)
+ * is served from the next handshake on, as cert-manager renews them in place; files that are broken,
+ * half-written, do not match or are gone leave the pair in service as it is, and say so in the log.
+ */
+final class TlsConnector implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TlsConnector.class);
+    static final long RECHECK_SECONDS = 10;
+
+    private final ServerConfig.Tls tls;
+    private final X509ExtendedKeyManager keys;
+    private final X509ExtendedTrustManager trust;
+    private final ServerConnector connector;
+    private final ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(work -> {
+        Thread thread = new Thread(work, "metahook-tls-reload");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private List<byte[]> served;
+    private String problem;
+
+    private TlsConnector(Server server, HttpConfiguration http, ServerConfig.Tls tls) {
+        this.tls = tls;
+        List<byte[]> files;
+        Material material;
+        try {
+            files = read(tls);
+            material = material(tls);
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            throw new IllegalArgumentException("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used: " + e.getMessage(), e);
+        }
+        this.served = files;
+        this.keys = KeyManagerUtils.createSwappableKeyManager(material.keys());
+        this.trust = material.trust() == null ? null : TrustManagerUtils.createSwappableTrustManager(material.trust());
+        SslContextFactory.Server factory = new SslContextFactory.Server();
+        factory.setSslContext(sslContext(keys, trust));
+        factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        factory.setNeedClientAuth(tls.clientCaFile() != null);
+        HttpConfiguration https = new HttpConfiguration(http);
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(false);
+        https.addCustomizer(secure);
+        this.connector = new ServerConnector(server, new SslConnectionFactory(factory, "http/1.1"), new HttpConnectionFactory(https));
+    }
+
+    /** The connector, with the files checked for renewal from now on until {@link #close()}. */
+    static TlsConnector create(Server server, HttpConfiguration http, ServerConfig.Tls tls) {
+        TlsConnector created = new TlsConnector(server, http, tls);
+        created.checker.scheduleWithFixedDelay(created::reloadIfChanged, RECHECK_SECONDS, RECHECK_SECONDS, TimeUnit.SECONDS);
+        return created;
+    }
+
+    ServerConnector connector() {
+        return connector;
+    }
+
+    /**
+     * Looks at the files now (the checker does every {@link #RECHECK_SECONDS} s) and serves what they
+     * hold when it changed and can be used; true when a new pair (or CA bundle) is served from now on.
+     */
+    synchronized boolean reloadIfChanged() {
+        List<byte[]> files;
+        Material material;
+        try {
+            files = read(tls);
+            if (same(files, served)) {
+                return false;
+            }
+            material = material(tls);
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+            if (!why.equals(problem)) {
+                LOG.warn("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE changed and cannot be used ({}): still serving the certificate"
+                        + " loaded before", why);
+            }
+            problem = why;
+            return false;
+        }
+        KeyManagerUtils.swapKeyManager(keys, material.keys());
+        if (trust != null) {
+            TrustManagerUtils.swapTrustManager(trust, material.trust());
+        }
+        served = files;
+        problem = null;
+        LOG.info("TLS certificate reloaded from {}: serving {} (valid until {})", tls.certFile(),
+                material.certificate().getSubjectX500Principal().getName(), material.certificate().getNotAfter().toInstant());
+        return true;
+    }
+
+    @Override
+    public void close() {
+        checker.shutdownNow();
+    }
+
+    /** What the files hold, parsed and checked: the key must be the certificate's. */
+    private record Material(X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate certificate) {
+    }
+
+    private static Material material(ServerConfig.Tls tls) throws GeneralSecurityException {
+        X509ExtendedKeyManager keys = PemUtils.loadIdentityMaterial(tls.certFile(), tls.keyFile());
+        String alias = null;
+        for (String type : List.of("RSA", "EC", "EdDSA", "RSASSA-PSS")) {
+            String[] found = keys.getServerAliases(type, null);
+            if (alias == null && found != null && found.length > 0) {
+                alias = found[0];
+            }
+        }
+        X509Certificate[] chain = alias == null ? null : keys.getCertificateChain(alias);
+        PrivateKey key = alias == null ? null : keys.getPrivateKey(alias);
+        if (chain == null || chain.length == 0 || key == null) {
+            throw new GeneralSecurityException("no certificate with its key in " + tls.certFile() + " and " + tls.keyFile());
+        }
+        if (!matches(key, chain[0].getPublicKey())) {
+            throw new GeneralSecurityException("the key in " + tls.keyFile() + " is not the key of the certificate in " + tls.certFile());
+        }
+        X509ExtendedTrustManager trust = tls.clientCaFile() == null ? null : PemUtils.loadTrustMaterial(tls.clientCaFile());
+        return new Material(keys, trust, chain[0]);
+    }
+
+    /** Whether the private key signs what the certificate's public key verifies. */
+    private static boolean matches(PrivateKey key, PublicKey certified) throws GeneralSecurityException {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "Ed25519", "Ed448", "EdDSA" -> key.getAlgorithm();
+            default -> null;
+        };
+        if (algorithm == null) {
+            return key.getAlgorithm().equals(certified.getAlgorithm());
+        }
+        byte[] probe = "metahook: does this key go with this certificate".getBytes(StandardCharsets.UTF_8);
+        Signature signer = Signature.getInstance(algorithm);
+        signer.initSign(key);
+        signer.update(probe);
+        byte[] signature = signer.sign();
+        Signature verifier = Signature.getInstance(algorithm);
+        verifier.initVerify(certified);
+        verifier.update(probe);
+        return verifier.verify(signature);
+    }
+
+    private static List<byte[]> read(ServerConfig.Tls tls) throws IOException {
+        List<byte[]> files = new ArrayList<>();
+        files.add(Files.readAllBytes(tls.certFile()));
+        files.add(Files.readAllBytes(tls.keyFile()));
+        if (tls.clientCaFile() != null) {
+            files.add(Files.readAllBytes(tls.clientCaFile()));
+        }
+        return files;
+    }
+
+    private static boolean same(List<byte[]> a, List<byte[]> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!Arrays.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static SSLContext sslContext(X509ExtendedKeyManager keys, X509ExtendedTrustManager trust) {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(new X509ExtendedKeyManager[] {keys}, trust == null ? null : new TrustManager[] {trust}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("every Java runtime has TLS", e);
+        }
+    }
+}

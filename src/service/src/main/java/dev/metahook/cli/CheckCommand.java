@@ -1,0 +1,94 @@
+package dev.metahook.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.contract.Breach;
+import dev.metahook.internal.sim.Checker;
+import dev.metahook.internal.sim.ControllerSpec;
+import dev.metahook.internal.sim.HookClient;
+import dev.metahook.internal.wire.CompositeRequest;
+import dev.metahook.internal.wire.Json;
+import dev.metahook.internal.wire.MalformedRequestException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code check}: drives a hook through a parent's life (or a decorator's target's) under the simulator
+ * and prints every breach of Metacontroller's contract, one line each. Exit code 0 only when there is
+ * none; a customize rule that no {@code --related} object matched is one.
+ */
+final class CheckCommand {
+    static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
+            + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
+            + " [--url <hook url>] [--passes <n>]";
+
+    private CheckCommand() {
+    }
+
+    static int run(List<String> args, Map<String, String> env, PrintStream out) {
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
+                "url", "passes"), USAGE);
+        ControllerSpec spec = ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name"));
+        String requestFile = arguments.optional("request");
+        if (requestFile != null && spec.decorator()) {
+            throw new UsageException("--request takes a CompositeController's request; " + spec.name() + " is a DecoratorController\n" + USAGE);
+        }
+        ObjectNode parent = requestFile != null ? null : ManifestFiles.one(arguments.required("parent", USAGE));
+        ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
+        List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
+        int passes = passes(arguments.optional("passes"));
+        HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
+        Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
+        Checker.Report report = requestFile != null ? checker.resume(request(requestFile), updated, related)
+                : checker.check(parent, updated, related);
+        for (Breach breach : report.breaches()) {
+            out.println("BREACH " + breach);
+        }
+        out.println(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
+                : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls");
+        if (report.rates() != null) {
+            out.println(report.rates());
+        }
+        return report.clean() ? 0 : 1;
+    }
+
+    /** A sync or finalize request body as Metacontroller sent it (its debug log prints them). */
+    private static JsonNode request(String file) {
+        byte[] body;
+        try {
+            body = Files.readAllBytes(Path.of(file));
+        } catch (NoSuchFileException e) {
+            throw new UsageException(file + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException(file + ": cannot be read: " + e.getMessage());
+        }
+        try {
+            CompositeRequest.read(body);
+        } catch (MalformedRequestException e) {
+            throw new UsageException(file + ": not a CompositeController request: " + e.getMessage());
+        }
+        return Json.parse(body);
+    }
+
+    private static int passes(String text) {
+        if (text == null) {
+            return 20;
+        }
+        try {
+            int passes = Integer.parseInt(text);
+            if (passes < 2) {
+                throw new NumberFormatException();
+            }
+            return passes;
+        } catch (NumberFormatException e) {
+            throw new UsageException("--passes must be a whole number of at least 2, got '" + text + "'\n" + USAGE);
+        }
+    }
+}

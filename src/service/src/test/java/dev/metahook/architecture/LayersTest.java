@@ -1,0 +1,80 @@
+package dev.metahook.architecture;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The layering of docs/design.md, checked: each package knows only the ones below it. */
+class LayersTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.metahook");
+
+    @Test
+    void packagesKnowOnlyTheLayersBelowThem() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("wire").definedBy("dev.metahook.internal.wire..")
+                .layer("api").definedBy("dev.metahook.api..")
+                .layer("contract").definedBy("dev.metahook.internal.contract..")
+                .layer("engine").definedBy("dev.metahook.internal.engine..")
+                .layer("server").definedBy("dev.metahook.internal.server..")
+                .layer("sim").definedBy("dev.metahook.internal.sim..")
+                .layer("manifests").definedBy("dev.metahook.manifests..")
+                .layer("controllers").definedBy("dev.metahook.controllers..")
+                .layer("examples").definedBy("dev.metahook.examples..")
+                .layer("service").definedBy("dev.metahook")
+                .layer("testkit").definedBy("dev.metahook.testkit..")
+                .layer("cli").definedBy("dev.metahook.cli..")
+                .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+                .whereLayer("testkit").mayNotBeAccessedByAnyLayer()
+                .whereLayer("service").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("server").mayOnlyBeAccessedByLayers("service", "cli")
+                .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("examples").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("sim").mayOnlyBeAccessedByLayers("testkit", "cli")
+                .whereLayer("manifests").mayOnlyBeAccessedByLayers("service", "testkit", "cli")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "service", "testkit", "cli")
+                .whereLayer("contract").mayOnlyBeAccessedByLayers("engine", "sim", "testkit", "cli")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "manifests", "controllers", "examples", "service", "testkit", "cli")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "contract", "engine", "server", "sim", "manifests", "testkit", "cli")
+                .withOptionalLayers(true)
+                .check(CLASSES);
+    }
+
+    @Test
+    void onlyTheServerSpeaksHttp() {
+        noClasses().that().resideOutsideOfPackages("dev.metahook.internal.server..", "dev.metahook.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void controllersSeeOnlyTheApi() {
+        noClasses().that().resideInAPackage("dev.metahook.controllers..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.metahook.internal.wire..", "dev.metahook.internal.engine..",
+                        "dev.metahook.internal.server..", "com.fasterxml.jackson.databind..")
+                .allowEmptyShould(true)
+                .check(CLASSES);
+    }
+
+    /**
+     * The ported examples are held to the same: the API and the fabric8 model. One exception: the
+     * bluegreen example records a pod template as JSON in an annotation, as the original does, and
+     * reads and writes that text with Jackson in one class.
+     */
+    @Test
+    void examplesSeeOnlyTheApi() {
+        noClasses().that().resideInAPackage("dev.metahook.examples..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.metahook.internal.wire..", "dev.metahook.internal.engine..",
+                        "dev.metahook.internal.server..", "dev.metahook.internal.sim..", "dev.metahook.cli..", "dev.metahook.controllers..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("dev.metahook.examples..")
+                .and().doNotHaveFullyQualifiedName("dev.metahook.examples.bluegreen.RecordedTemplate")
+                .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml.jackson.databind..")
+                .check(CLASSES);
+    }
+}

@@ -1,0 +1,477 @@
+package dev.metahook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.testing.TestServer;
+import dev.metahook.internal.wire.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code check} against metahook's own controllers (clean) and against hooks broken one way each (reported). */
+class CheckCommandTest {
+    private static final String PARENT = """
+            apiVersion: test.metahook.dev/v1
+            kind: Widget
+            metadata: {name: hello, namespace: default}
+            spec: {size: 3}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private String file(String name, String text) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file.toString();
+    }
+
+    private String controller(String extra, boolean generateSelector) throws Exception {
+        return file("controller.yaml", """
+                apiVersion: metacontroller.k8s.io/v1alpha1
+                kind: CompositeController
+                metadata: {name: widget-controller}
+                spec:
+                  generateSelector: %s
+                  parentResource: {apiVersion: test.metahook.dev/v1, resource: widgets}
+                  childResources:
+                  - {apiVersion: v1, resource: configmaps, updateStrategy: {method: InPlace}}
+                  hooks:
+                    sync: {webhook: {url: http://widgets.example/sync%s}}
+                    finalize: {webhook: {url: http://widgets.example/finalize%s}}
+                """.formatted(generateSelector, extra, extra));
+    }
+
+    private record Result(int exit, String output) {
+        List<String> breaches() {
+            return output.lines().filter(line -> line.startsWith("BREACH ")).toList();
+        }
+
+        Set<String> kinds() {
+            return breaches().stream().map(line -> line.substring("BREACH ".length(), line.indexOf(':'))).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    private Result check(Function<JsonNode, ScriptedHook.Answer> script) throws Exception {
+        return check(script, controller("", true), PARENT);
+    }
+
+    private Result check(Function<JsonNode, ScriptedHook.Answer> script, String controller, String parent) throws Exception {
+        try (ScriptedHook hook = new ScriptedHook(script)) {
+            return run(List.of("--controller", controller, "--parent", file("parent.yaml", parent), "--url", hook.url(), "--passes", "8"));
+        }
+    }
+
+    private static Result run(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Main.exitCode(() -> CheckCommand.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8)));
+        return new Result(exit, out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The run failed with exactly these kinds of breach: one missed or one more reported fails the test. */
+    private static void reports(Result result, String... kinds) {
+        assertEquals(1, result.exit(), result.output());
+        assertEquals(new TreeSet<>(List.of(kinds)), result.kinds(), result.output());
+    }
+
+    @Test
+    void aWellBehavedHookInAnotherLanguageIsClean() throws Exception {
+        Result result = check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request)));
+        assertEquals(0, result.exit(), result.output());
+        assertTrue(result.output().startsWith("check: clean ("), result.output());
+    }
+
+    @Test
+    void metahooksOwnControllersAreCleanOverHttp() throws Exception {
+        try (TestServer server = TestServer.start(BuiltInControllers.all("a key for the check command test".getBytes()))) {
+            String webAppV2 = file("webapp-v2.yaml", Files.readString(Path.of("examples/webapp.yaml")).replace("1.4.2", "1.5.0"));
+            Result webApp = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
+                    "--updated-parent", webAppV2, "--url", server.url("")));
+            assertEquals(0, webApp.exit(), webApp.output());
+            Result database = run(List.of("--controller", "metacontroller/database-controller.yaml", "--parent", "examples/database.yaml",
+                    "--url", server.url("")));
+            assertEquals(0, database.exit(), database.output());
+        }
+    }
+
+    @Test
+    void reportsNonDeterministicOutput() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.withObjectProperty("status").put("lastSync", "call-" + calls.incrementAndGet());
+            return ScriptedHook.Answer.ok(answer);
+        }), "non-deterministic", "hot-loop");
+    }
+
+    @Test
+    void reportsAHotLoop() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.withObjectProperty("status").put("syncs", calls.incrementAndGet());
+            return ScriptedHook.Answer.ok(answer);
+        }), "hot-loop", "non-deterministic");
+    }
+
+    @Test
+    void reportsAnAnswerThatDependsOnKeyOrder() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.withObjectProperty("status").put("firstField", request.fieldNames().next());
+            return ScriptedHook.Answer.ok(answer);
+        }), "non-deterministic");
+    }
+
+    @Test
+    void reportsIntegersWrittenAsDecimals() throws Exception {
+        reports(check(request -> new ScriptedHook.Answer(200,
+                ScriptedHook.wellBehaved(request).toString().replace("\"configMaps\":0", "\"configMaps\":0.0")
+                        .replace("\"configMaps\":1", "\"configMaps\":1.0"), 0)), "decimal");
+    }
+
+    @Test
+    void reportsNullsInChildren() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.path("children").forEach(child -> ((ObjectNode) child).putNull("immutable"));
+            return ScriptedHook.Answer.ok(answer);
+        }), "null");
+    }
+
+    @Test
+    void reportsAChildWithoutKind() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.path("children").forEach(child -> ((ObjectNode) child).remove("kind"));
+            return ScriptedHook.Answer.ok(answer);
+        }), "missing-kind", "no-progress");
+    }
+
+    @Test
+    void reportsAChildWithoutApiVersion() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.path("children").forEach(child -> ((ObjectNode) child).remove("apiVersion"));
+            return ScriptedHook.Answer.ok(answer);
+        }), "missing-apiVersion");
+    }
+
+    @Test
+    void reportsNoProgressWhenNoSyncCallSucceeds() throws Exception {
+        Result result = check(request -> new ScriptedHook.Answer(500, "{\"error\":\"always\"}", 0));
+        reports(result, "status", "no-progress");
+    }
+
+    @Test
+    void reportsLabelsThatMissTheSelector() throws Exception {
+        String parent = PARENT.replace("spec: {size: 3}", "spec: {size: 3, selector: {matchLabels: {app: other}}}");
+        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request)), controller("", false), parent), "selector", "no-progress");
+    }
+
+    @Test
+    void reportsAMisspelledChildrenKey() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.set("Children", answer.remove("children"));
+            return ScriptedHook.Answer.ok(answer);
+        }), "unknown-field");
+    }
+
+    @Test
+    void reportsChildrenDeletedByAnOmission() throws Exception {
+        reports(check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            if (request.at("/children/ConfigMap.v1").size() > 0 && !request.path("finalizing").asBoolean()) {
+                answer.putArray("children");
+            }
+            return ScriptedHook.Answer.ok(answer);
+        }), "deletes-children", "hot-loop");
+    }
+
+    @Test
+    void reportsFinalizedOutsideFinalize() throws Exception {
+        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request).put("finalized", true))), "finalized-in-sync", "hot-loop");
+    }
+
+    @Test
+    void reportsAFinalizeThatNeverFinishes() throws Exception {
+        reports(check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request).put("finalized", false))), "never-finalized");
+    }
+
+    @Test
+    void reportsErrorStatusCodes() throws Exception {
+        reports(check(request -> request.path("finalizing").asBoolean()
+                ? new ScriptedHook.Answer(500, "{\"error\":\"boom\"}", 0)
+                : ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request))), "status", "never-finalized");
+    }
+
+    @Test
+    void reportsAnswersSlowerThanTheTimeout() throws Exception {
+        String slow = controller("", true);
+        Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
+        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 1100))) {
+            Result slowAnswers = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3"));
+            reports(slowAnswers, "too-slow");
+            assertTrue(slowAnswers.output().contains("more than the 1000 ms Metacontroller waits"), slowAnswers.output());
+        }
+    }
+
+    @Test
+    void reportsAHookThatNeverAnswersOnceTheClientGivesUp() throws Exception {
+        String slow = controller("", true);
+        Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
+        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 9000))) {
+            Result timedOut = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "2"));
+            reports(timedOut, "no-answer", "no-progress");
+            assertTrue(timedOut.output().contains("timed out after 6 s"), timedOut.output());
+        }
+    }
+
+    /** A StatefulSet controller written in no framework: drain on delete, then a backup ConfigMap, then done. */
+    private Result checkStatefulSetTeardown(boolean finalizeDropsTheNull) throws Exception {
+        String controller = file("statefulset-controller.yaml", """
+                apiVersion: metacontroller.k8s.io/v1alpha1
+                kind: CompositeController
+                metadata: {name: store-controller}
+                spec:
+                  generateSelector: true
+                  parentResource: {apiVersion: test.metahook.dev/v1, resource: widgets}
+                  childResources:
+                  - {apiVersion: apps/v1, resource: statefulsets, updateStrategy: {method: InPlace}}
+                  - {apiVersion: v1, resource: configmaps}
+                  hooks:
+                    sync: {webhook: {url: http://stores.example/sync}}
+                    finalize: {webhook: {url: http://stores.example/finalize}}
+                """);
+        return check(request -> {
+            boolean finalizing = request.path("finalizing").asBoolean();
+            JsonNode observed = request.at("/children/StatefulSet.apps~1v1/hello");
+            boolean drained = finalizing && observed.at("/spec/replicas").asInt(-1) == 0;
+            ObjectNode answer = Json.object();
+            ObjectNode set = answer.putArray("children").addObject().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
+            set.putObject("metadata").put("name", "hello");
+            ObjectNode spec = set.putObject("spec").put("replicas", finalizing ? 0 : 1).put("serviceName", "hello");
+            spec.putObject("selector").putObject("matchLabels").put("app", "store");
+            ObjectNode template = spec.putObject("template");
+            template.putObject("metadata").putObject("labels").put("app", "store");
+            template.putObject("spec").putArray("containers").addObject().put("name", "db").put("image", "postgres:16");
+            ObjectNode claim = spec.putArray("volumeClaimTemplates").addObject().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
+            ObjectNode claimMetadata = claim.putObject("metadata");
+            if (!(finalizing && finalizeDropsTheNull)) {
+                claimMetadata.putNull("creationTimestamp");
+            }
+            claimMetadata.put("name", "data");
+            claim.putObject("spec").put("volumeMode", "Filesystem").putArray("accessModes").add("ReadWriteOnce");
+            claim.withObjectProperty("spec").putObject("resources").putObject("requests").put("storage", "1Gi");
+            claim.putObject("status").put("phase", "Pending");
+            boolean backedUp = request.at("/children/ConfigMap.v1/hello-backup").isObject();
+            if (drained) {
+                ObjectNode backup = answer.withArray("children").addObject().put("apiVersion", "v1").put("kind", "ConfigMap");
+                backup.putObject("metadata").put("name", "hello-backup");
+                backup.putObject("data").put("archive", "hello.tar.gz");
+            }
+            answer.putObject("status").put("phase", !finalizing ? "Ready" : drained ? "BackingUp" : "Draining");
+            if (finalizing) {
+                answer.put("finalized", backedUp);
+            }
+            return ScriptedHook.Answer.ok(answer);
+        }, controller, PARENT);
+    }
+
+    @Test
+    void reportsAnUpdateNobodyAskedForOnTheWaitingStepsOfFinalize() throws Exception {
+        Result dropsTheNull = checkStatefulSetTeardown(true);
+        reports(dropsTheNull, "needless-update");
+        assertTrue(dropsTheNull.output().contains("StatefulSet default/hello")
+                && dropsTheNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (null vs absent)"), dropsTheNull.output());
+
+        Result keepsTheNull = checkStatefulSetTeardown(false);
+        assertEquals(0, keepsTheNull.exit(), keepsTheNull.output());
+    }
+
+    private static final String CAPTURED = "src/test/resources/fixtures/captured/";
+
+    @Test
+    void theRestOfACapturedTeardownIsCleanUnderMetahooksDatabase() {
+        Result drain = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                "--request", CAPTURED + "v1.5.14-database-finalize-drain.request.json"));
+        assertEquals(0, drain.exit(), drain.output());
+    }
+
+    @Test
+    void theAnswerMetahook010GaveOnTheRealClusterIsReported() throws Exception {
+        JsonNode captured = Json.parse(Files.readAllBytes(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.response.json")));
+        try (ScriptedHook hook = new ScriptedHook(request -> {
+            ObjectNode answer = captured.deepCopy();
+            answer.put("finalized", request.at("/children/Job.batch~1v1/orders-final-backup/status/succeeded").asInt() > 0);
+            return ScriptedHook.Answer.ok(answer);
+        })) {
+            Result replayed = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                    "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json", "--url", hook.url()));
+            reports(replayed, "needless-update");
+            assertTrue(replayed.output().contains("StatefulSet default/orders"), replayed.output());
+        }
+    }
+
+    @Test
+    void aTeardownWhoseAnnotationKeptTheNullIsClean() throws Exception {
+        String request = Files.readString(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
+        String annotationWithout = "\\\"metadata\\\":{\\\"name\\\":\\\"data\\\"}";
+        String annotationWith = "\\\"metadata\\\":{\\\"creationTimestamp\\\":null,\\\"name\\\":\\\"data\\\"}";
+        assertTrue(request.contains(annotationWithout), "the captured annotation lacks the null");
+        String healed = file("healed.request.json", request.replace(annotationWithout, annotationWith));
+        Result fixed = run(List.of("--controller", "metacontroller/database-controller.yaml", "--request", healed));
+        assertEquals(0, fixed.exit(), fixed.output());
+
+        // The drain puts back the claim template's null the API server stores, so even the annotation 0.1.0 wrote without it heals.
+        Result asCaptured = run(List.of("--controller", "metacontroller/database-controller.yaml",
+                "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
+        assertEquals(0, asCaptured.exit(), asCaptured.output());
+    }
+
+    /** The well-behaved answer with a second ConfigMap, the two listed in another order on every other call. */
+    private static Function<JsonNode, ScriptedHook.Answer> twoChildrenInTurningOrder() {
+        AtomicInteger calls = new AtomicInteger();
+        return request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            if (!request.path("finalizing").asBoolean()) {
+                ObjectNode second = answer.withArray("children").get(0).deepCopy();
+                second.withObjectProperty("metadata").put("name", request.at("/parent/metadata/name").asText() + "-b");
+                if (calls.incrementAndGet() % 2 == 0) {
+                    answer.withArray("children").add(second);
+                } else {
+                    answer.withArray("children").insert(0, second);
+                }
+            }
+            return ScriptedHook.Answer.ok(answer);
+        };
+    }
+
+    @Test
+    void childrenInAnotherOrderAreTheSameAnswerUnlessTheyRoll() throws Exception {
+        Result inPlace = check(twoChildrenInTurningOrder());
+        assertEquals(0, inPlace.exit(), "Metacontroller keys children by name: " + inPlace.output());
+
+        String rolling = controller("", true);
+        Files.writeString(Path.of(rolling), Files.readString(Path.of(rolling)).replace("method: InPlace", "method: RollingInPlace"));
+        Result rolled = check(twoChildrenInTurningOrder(), rolling, PARENT);
+        reports(rolled, "non-deterministic");
+        assertTrue(rolled.output().contains("lists the RollingInPlace children ConfigMap.v1 in another order")
+                && rolled.output().contains("Metacontroller rolls them one at a time in the answer's order"), rolled.output());
+    }
+
+    @Test
+    void nullLabelsOrAnnotationsOnAChildAreReportedNotACrash() throws Exception {
+        Result nullLabels = check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.path("children").forEach(child -> ((ObjectNode) child.path("metadata")).putNull("labels"));
+            return ScriptedHook.Answer.ok(answer);
+        });
+        reports(nullLabels, "null", "no-progress");
+        assertTrue(nullLabels.output().contains("/metadata/labels is null"), nullLabels.output());
+
+        Result nullAnnotations = check(request -> {
+            ObjectNode answer = ScriptedHook.wellBehaved(request);
+            answer.path("children").forEach(child -> ((ObjectNode) child.path("metadata")).putNull("annotations"));
+            return ScriptedHook.Answer.ok(answer);
+        });
+        reports(nullAnnotations, "null");
+        assertTrue(nullAnnotations.output().contains("/metadata/annotations is null"), nullAnnotations.output());
+    }
+
+    @Test
+    void takesTheControllerFromAFileWithOtherObjects() throws Exception {
+        String single = Files.readString(Path.of(controller("", true)));
+        String crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.test.metahook.dev}\n"
+                + "spec: {group: test.metahook.dev}\n";
+        String deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: widget-hooks, namespace: hooks}\nspec: {replicas: 1}\n";
+        String bundle = file("bundle.yaml", crd + "---\n" + single + "---\n" + deployment);
+        try (ScriptedHook hook = new ScriptedHook(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request)))) {
+            Result picked = run(List.of("--controller", bundle, "--parent", file("parent.yaml", PARENT), "--url", hook.url(), "--passes", "8"));
+            assertEquals(0, picked.exit(), picked.output());
+
+            String two = file("two.yaml", single + "---\n" + single.replace("name: widget-controller", "name: other-controller"));
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream saved = System.err;
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            try {
+                assertEquals(2, run(List.of("--controller", two, "--parent", file("parent.yaml", PARENT), "--url", hook.url())).exit());
+            } finally {
+                System.setErr(saved);
+            }
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("holds 2 controllers (CompositeController widget-controller,"
+                    + " CompositeController other-controller): name one with --controller-name"), err.toString(StandardCharsets.UTF_8));
+            Result named = run(List.of("--controller", two, "--controller-name", "other-controller", "--parent", file("parent.yaml", PARENT),
+                    "--url", hook.url(), "--passes", "8"));
+            assertEquals(0, named.exit(), named.output());
+        }
+    }
+
+    @Test
+    void anUnreachableHookSaysWhatFailed() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        Result refused = run(List.of("--controller", controller("", true), "--parent", file("parent.yaml", PARENT),
+                "--url", "http://127.0.0.1:" + port, "--passes", "2"));
+        reports(refused, "no-answer", "no-progress");
+        assertTrue(refused.output().contains("http error: Post \"http://127.0.0.1:" + port + "/sync\": connection refused to 127.0.0.1:" + port),
+                refused.output());
+    }
+
+    @Test
+    void helpPrintsTheUsageAndExitsZero() throws Exception {
+        for (String help : List.of("--help", "-h", "help")) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            PrintStream saved = System.out;
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            int exit;
+            try {
+                exit = Main.exitCode(() -> CheckCommand.run(List.of(help), Map.of(), saved));
+            } finally {
+                System.setOut(saved);
+            }
+            assertEquals(0, exit, help);
+            assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: java -jar metahook.jar check --controller"), out.toString());
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "--help")
+                .redirectErrorStream(true).start();
+        try {
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, process.exitValue(), output);
+            assertTrue(output.startsWith("usage: java -jar metahook.jar [serve | render ... | check ... | manifests ... | init ... | help]"), output);
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void saysWhatIsWrongWithABadFileWithoutAStackTrace() throws Exception {
+        Result missing = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", dir.resolve("none.yaml").toString()));
+        assertEquals(2, missing.exit());
+        String noName = file("noname.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n");
+        assertEquals(2, run(List.of("--controller", noName, "--parent", noName)).exit());
+        assertEquals(2, run(List.of("--controller", "metacontroller/webapp-controller.yaml")).exit());
+    }
+}

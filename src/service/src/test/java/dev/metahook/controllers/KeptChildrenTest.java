@@ -1,0 +1,137 @@
+package dev.metahook.controllers;
+
+import static dev.metahook.controllers.ReferenceServer.child;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.sim.ThreeWayMerge;
+import dev.metahook.testing.Fixtures;
+import dev.metahook.testing.TestServer;
+import dev.metahook.internal.wire.CanonicalJson;
+import dev.metahook.internal.wire.LastAppliedConfiguration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The Database's teardown keeps its children as last applied: on requests a real Metacontroller
+ * sent, every kept child is its last-applied annotation byte for byte, the StatefulSet with only
+ * {@code replicas} changed (issue 14: a typed round trip dropped the claim template's
+ * {@code "creationTimestamp": null}, and Metacontroller replaced the list on every call).
+ */
+class KeptChildrenTest {
+    private static final String DRAIN = "captured/v1.5.14-database-finalize-drain.request.json";
+    private static final String BACKING_UP = "captured/v1.5.14-metahook-database-finalize-backingup.request.json";
+    private static final String NULL_CLAIM_METADATA = "\"metadata\":{\"creationTimestamp\":null,\"name\":\"data\"}";
+    @RegisterExtension
+    static final TestServer server = TestServer.of(ReferenceServer::controllers);
+
+    private static JsonNode finalize(ObjectNode request) {
+        return ReferenceServer.call(server, "/database/finalize", request);
+    }
+
+    private static String annotation(JsonNode request, String group, String name) {
+        return request.path("children").path(group).path(name).path("metadata").path("annotations")
+                .path(LastAppliedConfiguration.ANNOTATION).asText();
+    }
+
+    @Test
+    void theFirstFinalizeCallScalesTheStatefulSetToZeroAndChangesNothingElse() {
+        ObjectNode request = (ObjectNode) Fixtures.json(DRAIN);
+        JsonNode answer = finalize(request);
+
+        String statefulSet = annotation(request, "StatefulSet.apps/v1", "inventory");
+        assertTrue(statefulSet.contains(NULL_CLAIM_METADATA) && statefulSet.contains("\"replicas\":1,"), statefulSet);
+        assertEquals(statefulSet.replace("\"replicas\":1,", "\"replicas\":0,"),
+                CanonicalJson.string(child(answer, "StatefulSet", "inventory")));
+        assertEquals(annotation(request, "Secret.v1", "inventory-credentials"),
+                CanonicalJson.string(child(answer, "Secret", "inventory-credentials")));
+        assertEquals(annotation(request, "Service.v1", "inventory-headless"),
+                CanonicalJson.string(child(answer, "Service", "inventory-headless")));
+        assertEquals(3, answer.path("children").size(), "the client Service goes: " + answer.path("children"));
+    }
+
+    /**
+     * Every child is its annotation, but the StatefulSet's claim template, which gets back the
+     * {@code "creationTimestamp": null} the API server stores and 0.1.0's drain step lost.
+     */
+    @Test
+    void aFinalizeCallWhileTheBackupRunsAnswersEveryChildAsItsAnnotation() {
+        ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
+        JsonNode answer = finalize(request);
+
+        assertEquals(4, answer.path("children").size());
+        for (JsonNode child : answer.path("children")) {
+            String group = child.path("kind").asText() + "." + child.path("apiVersion").asText();
+            String annotation = annotation(request, group, child.path("metadata").path("name").asText());
+            String expected = group.equals("StatefulSet.apps/v1") ? annotation.replace("\"metadata\":{\"name\":\"data\"}", NULL_CLAIM_METADATA) : annotation;
+            assertEquals(expected, CanonicalJson.string(child));
+        }
+    }
+
+    @Test
+    void theNullTheSyncWroteIsKeptThroughTheWholeTeardown() {
+        ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
+        ObjectNode annotations = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/orders/metadata/annotations");
+        String asTheDrainStepLeftIt = annotations.path(LastAppliedConfiguration.ANNOTATION).asText()
+                .replace("\"metadata\":{\"name\":\"data\"}", NULL_CLAIM_METADATA);
+        annotations.put(LastAppliedConfiguration.ANNOTATION, asTheDrainStepLeftIt);
+
+        JsonNode answer = finalize(request);
+
+        assertEquals(asTheDrainStepLeftIt, CanonicalJson.string(child(answer, "StatefulSet", "orders")));
+    }
+
+    /**
+     * 0.1.0 answered that request with the claim template as its annotation had it, without the null
+     * the API server stores, so Metacontroller replaced the list and updated the StatefulSet on every
+     * call. Now the answer is the same but for that null, and the merge finds nothing to change.
+     */
+    @Test
+    void theAnswerMetahookGaveOnTheRealClusterNowLeavesTheStatefulSetAsStored() {
+        ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
+        JsonNode answer = finalize(request);
+        ObjectNode captured = (ObjectNode) Fixtures.json("captured/v1.5.14-metahook-database-finalize-backingup.response.json");
+        JsonNode gave = child(captured, "StatefulSet", "orders");
+        ((ObjectNode) gave.at("/spec/volumeClaimTemplates/0/metadata")).putNull("creationTimestamp");
+        assertEquals(sortedByKind(captured.path("children")), sortedByKind(answer.path("children")));
+
+        JsonNode observed = request.at("/children/StatefulSet.apps~1v1/orders");
+        JsonNode merged = ThreeWayMerge.merge(observed, LastAppliedConfiguration.of((ObjectNode) observed).orElseThrow(),
+                child(answer, "StatefulSet", "orders"));
+        assertEquals(observed.get("spec"), merged.get("spec"), "no update: the StatefulSet is drained and its templates as stored");
+    }
+
+    /**
+     * Without a last-applied annotation (an adopted StatefulSet, or one whose annotation was removed)
+     * the drain starts from the observed object, whose claim template the typed form would lose the
+     * null of: the answer keeps it, so only {@code replicas} changes.
+     */
+    @Test
+    void theDrainWithoutAnAnnotationKeepsTheApiServersNulls() {
+        ObjectNode request = (ObjectNode) Fixtures.json(DRAIN);
+        ObjectNode observed = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/inventory");
+        ((ObjectNode) observed.at("/metadata/annotations")).remove(LastAppliedConfiguration.ANNOTATION);
+        assertTrue(observed.at("/spec/volumeClaimTemplates/0/metadata/creationTimestamp").isNull());
+
+        JsonNode statefulSet = child(finalize(request), "StatefulSet", "inventory");
+        assertTrue(statefulSet.at("/spec/volumeClaimTemplates/0/metadata/creationTimestamp").isNull(), statefulSet.toString());
+        assertEquals(0, statefulSet.at("/spec/replicas").intValue());
+        JsonNode merged = ThreeWayMerge.merge(observed, null, statefulSet);
+        ObjectNode expected = observed.get("spec").deepCopy();
+        expected.put("replicas", 0);
+        assertEquals(expected, merged.get("spec"), "the one change is replicas");
+        assertEquals(statefulSet, child(finalize(request), "StatefulSet", "inventory"), "and the same on the next call");
+    }
+
+    private static List<JsonNode> sortedByKind(JsonNode children) {
+        List<JsonNode> sorted = new ArrayList<>();
+        children.forEach(sorted::add);
+        sorted.sort(Comparator.comparing(child -> child.path("kind").asText() + "/" + child.at("/metadata/name").asText()));
+        return sorted;
+    }
+}

@@ -1,0 +1,156 @@
+package dev.metahook.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.sim.ControllerSpec;
+import dev.metahook.internal.sim.HttpHook;
+import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.internal.sim.Simulation;
+import dev.metahook.testing.StoredObjects;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The local rig: etcd, kube-apiserver and the garbage collector from {@code src/e2e/control-plane}
+ * on 127.0.0.1, {@code target/metahook.jar} as a process, and the simulator playing Metacontroller
+ * through the API server, one simulation per controller. Workloads become ready when a test says so.
+ * Besides metahook's CRDs the API server has Metacontroller's ControllerRevision and CompositeController kinds
+ * ({@code src/e2e/crds/controllerrevisions.yaml}, {@code compositecontrollers.yaml}), as a cluster with Metacontroller has.
+ */
+final class LocalRig implements Rig {
+    private static final String NAMESPACE = "default";
+    /** The kinds each controller's simulation reads and writes: its parent, then its children. */
+    private static final Map<String, List<String[]>> KINDS = Map.of(
+            "webapp", List.of(new String[] {"metahook.dev/v1", "WebApp"}, new String[] {"apps/v1", "Deployment"},
+                    new String[] {"v1", "Service"}),
+            "database", List.of(new String[] {"metahook.dev/v1", "Database"}, new String[] {"v1", "Secret"},
+                    new String[] {"v1", "Service"}, new String[] {"apps/v1", "StatefulSet"}, new String[] {"batch/v1", "Job"}));
+
+    private final Path dir;
+    private final KubernetesClient client;
+    private final Process hookService;
+    private final int port;
+    private final ApiServerCluster cluster;
+    private final Map<String, Simulation> simulations = new HashMap<>();
+    private final StatusHistory history = new StatusHistory();
+    private final Map<String, List<String>> updates = new HashMap<>();
+
+    private LocalRig(Path dir, KubernetesClient client, Process hookService, int port) {
+        this.dir = dir;
+        this.client = client;
+        this.hookService = hookService;
+        this.port = port;
+        Map<String, String[]> every = new TreeMap<>();
+        KINDS.values().forEach(kinds -> kinds.forEach(kind -> every.put(kind[0] + " " + kind[1], kind)));
+        this.cluster = new ApiServerCluster(client, NAMESPACE, List.copyOf(every.values()));
+    }
+
+    static LocalRig start() throws Exception {
+        Path dir = Files.createTempDirectory("metahook-e2e");
+        Commands commands = new Commands(dir.resolve("kubeconfig"));
+        commands.run(Duration.ofMinutes(20), "bash", "src/e2e/control-plane", "start", dir.toString());
+        commands.run(Duration.ofMinutes(2), "kubectl", "apply", "-f", "metacontroller/crd-webapps.yaml", "-f", "metacontroller/crd-databases.yaml",
+                "-f", "src/e2e/crds/controllerrevisions.yaml", "-f", "src/e2e/crds/compositecontrollers.yaml");
+        commands.run(Duration.ofMinutes(2), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
+                "crd/webapps.metahook.dev", "crd/databases.metahook.dev", "crd/controllerrevisions.metacontroller.k8s.io",
+                "crd/compositecontrollers.metacontroller.k8s.io");
+        commands.run(Duration.ofMinutes(2), "bash", "src/e2e/control-plane", "controllers", dir.toString());
+        KubernetesClient client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(Files.readString(dir.resolve("kubeconfig")))).build();
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        ProcessBuilder builder = new ProcessBuilder("java", "-jar", "target/metahook.jar").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("metahook.log").toFile());
+        builder.environment().put("PORT", Integer.toString(port));
+        builder.environment().put("HOST", "127.0.0.1");
+        builder.environment().put("METAHOOK_DATABASE_KEY", "an end-to-end test key");
+        Process hookService = builder.start();
+        URI ready = URI.create("http://127.0.0.1:" + port + "/readyz");
+        Commands.waitFor(Duration.ofSeconds(60), "the hook service to be ready", () -> {
+            try {
+                return ready.toURL().openConnection().getInputStream().readAllBytes().length > 0;
+            } catch (IOException notYet) {
+                return false;
+            }
+        });
+        return new LocalRig(dir, client, hookService, port);
+    }
+
+    @Override
+    public ApiServerCluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public Commands commands() {
+        return new Commands(dir.resolve("kubeconfig"));
+    }
+
+    @Override
+    public String namespace() {
+        return NAMESPACE;
+    }
+
+    @Override
+    public ObjectNode example(String file) {
+        return StoredObjects.manifest("examples/" + file);
+    }
+
+    @Override
+    public void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception {
+        Simulation simulation = simulation(controller);
+        if (simulation.store().get(parent).isPresent()) {
+            Simulation.Run run = simulation.converge(parent, 20, workloadsReady);
+            run.passes().stream().filter(pass -> pass.call() != null && pass.call().response() != null)
+                    .forEach(pass -> history.record(parent, pass.call().response().path("status")));
+            run.passes().stream().filter(pass -> pass.call() != null).forEach(pass -> pass.updates().forEach(update ->
+                    updates.computeIfAbsent(parent + " " + pass.call().hook(), key -> new ArrayList<>())
+                            .add(update.child() + (update.needless() ? " (not asked for, at " + update.change() + ")" : ""))));
+            assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop)");
+        }
+        Commands.waitFor(Duration.ofSeconds(60), what, check);
+    }
+
+    @Override
+    public Optional<List<String>> childUpdates(ObjectRef parent, String hook) {
+        return Optional.of(List.copyOf(updates.getOrDefault(parent + " " + hook, List.of())));
+    }
+
+    @Override
+    public List<String> seen(ObjectRef parent, String pointer) {
+        return history.seen(parent, pointer);
+    }
+
+    private Simulation simulation(String controller) {
+        return simulations.computeIfAbsent(controller, name -> {
+            ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest("metacontroller/" + name + "-controller.yaml"));
+            return new Simulation(spec, HttpHook.of(spec, URI.create("http://127.0.0.1:" + port)),
+                    new ApiServerCluster(client, NAMESPACE, KINDS.get(name)));
+        });
+    }
+
+    @Override
+    public void close() throws Exception {
+        hookService.destroy();
+        hookService.waitFor(30, TimeUnit.SECONDS);
+        client.close();
+        new Commands(dir.resolve("kubeconfig")).run(Duration.ofMinutes(1), "bash", "src/e2e/control-plane", "stop", dir.toString());
+    }
+}

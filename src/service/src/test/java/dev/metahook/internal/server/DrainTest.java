@@ -1,0 +1,91 @@
+package dev.metahook.internal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.metahook.internal.engine.HookEngine;
+import dev.metahook.testing.RawHttp;
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.TestServer;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The drain on one server in this JVM: a kept-alive connection stays open after shutdown began and
+ * its next request is answered, with {@code Connection: close}; a quiet one is closed after
+ * {@code SHUTDOWN_IDLE_SECONDS} (0 here: at once, as tests want); the listener's accept queue is the
+ * configured one. {@code reliability.DrainIT} runs the same against the real process under load.
+ */
+class DrainTest {
+    private static final byte[] REQUEST = Requests.bytes(Requests.sync(Requests.widget("drained", 1, "hi"), List.of(), false));
+
+    private static HookServer start(ServerConfig config) {
+        return HookServer.start(config.withHost("127.0.0.1").withPort(0), new HookEngine(TestServer.widgets(), TestServer.CLOCK));
+    }
+
+    private static byte[] call(boolean close) {
+        return ("POST /widget/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + (close ? "Connection: close\r\n" : "")
+                + "Content-Length: " + REQUEST.length + "\r\n\r\n" + new String(REQUEST, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aKeptConnectionGetsItsNextRequestAnsweredWithCloseDuringTheDrain() throws Exception {
+        HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ofSeconds(30)));
+        int port = server.port();
+        try (Socket kept = new Socket("127.0.0.1", port)) {
+            kept.setSoTimeout(30_000);
+            kept.getOutputStream().write(call(false));
+            RawHttp.Response before = RawHttp.read(kept.getInputStream());
+            assertEquals(200, before.status());
+            assertEquals(null, before.header("Connection"), "kept alive before the drain");
+
+            CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(server::shutdown);
+            untilDraining(server);
+            assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close(), "the listener is closed");
+            kept.getOutputStream().write(call(false));
+            RawHttp.Response during = RawHttp.read(kept.getInputStream());
+            assertEquals(200, during.status(), "answered, not refused: " + during.body());
+            assertEquals("close", during.header("Connection"));
+            assertEquals(-1, kept.getInputStream().read(), "closed once the answer that said close is written");
+            assertTrue(drained.get(), "every call answered");
+        }
+    }
+
+    @Test
+    void aQuietConnectionIsClosedAfterTheShutdownIdleTime() throws Exception {
+        HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ZERO));
+        try (Socket kept = new Socket("127.0.0.1", server.port())) {
+            kept.setSoTimeout(30_000);
+            kept.getOutputStream().write(call(false));
+            assertEquals(200, RawHttp.read(kept.getInputStream()).status());
+            assertTrue(server.shutdown());
+            InputStream in = kept.getInputStream();
+            assertEquals(-1, in.read(), "closed by the drain, with nothing sent");
+        }
+    }
+
+    @Test
+    void theListenerHasTheConfiguredAcceptQueue() {
+        try (HookServer server = start(ServerConfig.defaults().withAcceptQueueSize(777).withShutdownIdle(Duration.ZERO))) {
+            assertEquals(777, server.connector().getAcceptQueueSize());
+        }
+        try (HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ZERO))) {
+            assertEquals(ServerConfig.DEFAULT_ACCEPT_QUEUE_SIZE, server.connector().getAcceptQueueSize());
+        }
+    }
+
+    private static void untilDraining(HookServer server) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!server.draining() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(server.draining(), "the drain began");
+    }
+}

@@ -1,0 +1,48 @@
+package dev.metahook.internal.server;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.metahook.api.Result;
+import dev.metahook.api.Controllers;
+import dev.metahook.testing.Requests;
+import dev.metahook.testing.TestServer;
+import dev.metahook.testing.Widget;
+import dev.metahook.testing.WidgetController;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code /metrics} after some calls: what Prometheus would scrape. */
+class MetricsTest {
+
+    @Test
+    void countsCallsChildrenRefusalsAndNotModified() {
+        try (TestServer server = TestServer.start(Controllers.builder()
+                .composite("widget", Widget.class, new WidgetController())
+                .composite("omits", Widget.class, (w, c) -> Result.of())
+                .build())) {
+            byte[] observed = Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"),
+                    List.of(Requests.observedConfigMap("hello", 3, "hi"), Requests.observedConfigMap("old", 1, "x")), false));
+            String etag = given().port(server.port()).body(observed).post("/widget/sync").then().statusCode(200).extract().header("ETag");
+            given().port(server.port()).header("If-None-Match", etag).body(observed).post("/widget/sync").then().statusCode(304);
+            given().port(server.port()).body(observed).post("/omits/sync").then().statusCode(500);
+            given().port(server.port()).body("{}").post("/no-such-controller-" + System.nanoTime() + "/sync").then().statusCode(404);
+
+            String metrics = given().port(server.port()).get("/metrics").then().statusCode(200).extract().asString();
+            assertTrue(metrics.contains("metahook_hook_requests_seconds_count{code=\"200\",controller=\"widget\",hook=\"sync\",outcome=\"synced\"} 1"), metrics);
+            assertTrue(metrics.contains("metahook_hook_requests_seconds_count{code=\"304\",controller=\"widget\",hook=\"sync\",outcome=\"synced\"} 1"), metrics);
+            assertTrue(metrics.contains("metahook_hook_requests_seconds_bucket{code=\"200\",controller=\"widget\",hook=\"sync\",outcome=\"synced\",le=\"10.0\"} 1"), metrics);
+            assertTrue(metrics.contains("metahook_hook_refused_total{controller=\"omits\",hook=\"sync\"} 1"), metrics);
+            assertTrue(metrics.contains("metahook_hook_not_modified_total{controller=\"widget\",hook=\"sync\"} 1"), metrics);
+            assertTrue(metrics.contains("metahook_hook_children_sum{controller=\"widget\",hook=\"sync\",kind=\"observed\"} 4"), metrics);
+            assertTrue(metrics.contains("metahook_hook_children_sum{controller=\"widget\",hook=\"sync\",kind=\"desired\"} 2"), metrics);
+            assertTrue(metrics.contains("controller=\"unknown\",hook=\"sync\",outcome=\"unknown-controller\""), "no label per unknown name");
+            assertFalse(metrics.contains("no-such-controller"), "unknown names never become labels");
+            assertTrue(metrics.contains("metahook_hook_in_flight 0"), metrics);
+            assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM metrics");
+            assertTrue(metrics.contains("process_uptime_seconds"), "process metrics");
+            assertFalse(metrics.contains("hello"), "never a label per parent");
+        }
+    }
+}

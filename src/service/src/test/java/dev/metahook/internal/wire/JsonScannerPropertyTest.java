@@ -1,0 +1,95 @@
+package dev.metahook.internal.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The scanner and Jackson agree on mutations of a sample. A class of its own: a class with both jqwik
+ * properties and Jupiter tests is run by both engines, and Surefire's report of it counts only the last.
+ */
+class JsonScannerPropertyTest {
+
+    /** Mutations of a sample with every kind of token: each accepted exactly when Jackson accepts it. */
+    @Property(tries = 3000)
+    void acceptsWhatJacksonAccepts(@ForAll("mutations") byte[] text) {
+        boolean accepted = JsonScannerTest.jacksonAccepts(text);
+        assertEquals(accepted, JsonScannerTest.scannerAccepts(text), () -> new String(text, StandardCharsets.UTF_8));
+        Statistics.collect(accepted ? "JSON" : "not JSON");
+        Statistics.coverage(coverage -> {
+            coverage.check("JSON").count(count -> count >= 200);
+            coverage.check("not JSON").count(count -> count >= 200);
+        });
+    }
+
+    /**
+     * What the scanner counts as it passes over a value is what the census's own pass counts (but the
+     * depth, which the scanner does not count): the memory budget prices a call by it.
+     */
+    @Property(tries = 3000, maxDiscardRatio = 10)
+    void countsWhatTheCensusCounts(@ForAll("mutations") byte[] text) {
+        Assume.that(JsonScannerTest.jacksonAccepts(text));
+        assertEquals(withoutDepth(JsonCensus.of(text, first(text), end(text))), counted(text), () -> new String(text, StandardCharsets.UTF_8));
+    }
+
+    /** The same on the captured objects of real Metacontroller requests: last-applied annotations, managed fields, and all. */
+    @Property(tries = 1)
+    void countsARealRequestAsTheCensusDoes() throws Exception {
+        for (String name : new String[] {"webapp-sync.json", "database-sync.json", "database-finalize.json"}) {
+            try (var in = getClass().getResourceAsStream("/dev/metahook/cli/warm-up/" + name)) {
+                byte[] text = in.readAllBytes();
+                assertEquals(withoutDepth(JsonCensus.of(text, first(text), end(text))), counted(text), name);
+            }
+        }
+    }
+
+    private static int first(byte[] text) {
+        return new JsonScanner(text).skipWhitespace(0);
+    }
+
+    private static int end(byte[] text) {
+        return new JsonScanner(text).valueEnd(first(text));
+    }
+
+    private static JsonCensus counted(byte[] text) {
+        JsonScanner scanner = new JsonScanner(text);
+        int start = scanner.skipWhitespace(0);
+        scanner.mark();
+        int end = scanner.valueEnd(start);
+        return scanner.censusSinceMark(start, end);
+    }
+
+    private static JsonCensus withoutDepth(JsonCensus c) {
+        return new JsonCensus(c.bytes(), c.objects(), c.emptyObjects(), c.arrays(), c.emptyArrays(), c.fields(), c.nameBytes(), c.values(),
+                c.items(), c.texts(), c.textBytes(), c.wideTextBytes(), c.integers(), c.decimals(), 0, -1, c.largestString(),
+                c.embeddedNodes(), c.embeddedBytes());
+    }
+
+    @Provide
+    Arbitrary<byte[]> mutations() {
+        byte[] sample = JsonScannerTest.SAMPLE.getBytes(StandardCharsets.UTF_8);
+        String alphabet = "{}[]:,\"\\ -+.0123456789eEtruefalsn\u0001\t";
+        return Arbitraries.longs().map(seed -> {
+            Random random = new Random(seed);
+            StringBuilder out = new StringBuilder(new String(sample, StandardCharsets.ISO_8859_1));
+            for (int edits = 1 + random.nextInt(3); edits > 0; edits--) {
+                int at = random.nextInt(out.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0 -> out.insert(at, c);
+                    case 1 -> out.deleteCharAt(at);
+                    default -> out.setCharAt(at, c);
+                }
+            }
+            return out.toString().getBytes(StandardCharsets.ISO_8859_1);
+        });
+    }
+}

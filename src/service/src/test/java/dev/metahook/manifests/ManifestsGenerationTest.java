@@ -1,0 +1,272 @@
+package dev.metahook.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahook.api.Child;
+import dev.metahook.api.ConditionSchema;
+import dev.metahook.api.ConditionStatus;
+import dev.metahook.api.Controllers;
+import dev.metahook.api.CustomResource;
+import dev.metahook.api.Declaration;
+import dev.metahook.api.ListMapKeys;
+import dev.metahook.api.Result;
+import dev.metahook.api.Update;
+import dev.metahook.api.Update.StatusCheck;
+import dev.metahook.internal.wire.Json;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A user's registration, generated: what Metacontroller, kubectl and the API server would read. */
+class ManifestsGenerationTest {
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final ManifestOptions GREETING = ManifestOptions.service("greeting", "registry.example.com/team/greeting:1.0");
+
+    /** A parent with the details a CRD must carry: bounds, defaults, keyed lists, a long, conditions, columns. */
+    @Group("example.com")
+    @Version("v1")
+    @AdditionalPrinterColumn(name = "Size", jsonPath = ".spec.size", type = Type.INTEGER)
+    @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = Type.STRING)
+    @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
+    public static class Shelf extends CustomResource<Shelf.Spec, Shelf.Status> implements Namespaced {
+        public record Spec(@Required @Min(1) @Max(64) @Default("4") Integer size, @ListMapKeys({"row", "column"}) List<Slot> slots,
+                           long capacityBytes) {
+        }
+
+        public record Slot(@Required Integer row, @Required Integer column, String label) {
+        }
+
+        public record Status(Long bytesUsed, @SchemaFrom(type = ConditionSchema[].class) List<Condition> conditions) {
+        }
+    }
+
+    private static Controllers shelves() {
+        return Controllers.builder()
+                .composite("shelf", Shelf.class, (shelf, context) -> Result.keepingObserved(), Declaration.children(
+                        Child.of(StatefulSet.class, Update.rollingInPlace(StatusCheck.condition("Ready", ConditionStatus.TRUE))),
+                        Child.of(ConfigMap.class, Update.ON_DELETE),
+                        Child.of("example.com/v1", "widgets", Update.RECREATE)).resync(Duration.ofSeconds(90)).hookVersion("v2"))
+                .decorator("budget", Deployment.class, (deployment, context) -> Result.keepingObserved(),
+                        Declaration.attachments(Child.of(PodDisruptionBudget.class, Update.IN_PLACE))
+                                .labelSelector(new LabelSelectorBuilder().addToMatchLabels("budget", "yes").build())
+                                .annotationSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("example.com/team")
+                                        .withOperator("Exists").endMatchExpression().build()))
+                .build();
+    }
+
+    private static JsonNode document(SortedMap<String, String> files, String file) throws Exception {
+        return Json.parse(Json.mapper().writeValueAsBytes(YAML.readTree(files.get(file))));
+    }
+
+    @Test
+    void theCompositeDeclaresItsChildrenStrategiesResyncAndV2Hooks() throws Exception {
+        JsonNode controller = document(Manifests.generate(shelves(), GREETING), "shelf-controller.yaml");
+        assertEquals("CompositeController", controller.path("kind").asText());
+        assertEquals("shelf-controller", controller.at("/metadata/name").asText());
+        assertTrue(controller.at("/spec/generateSelector").asBoolean());
+        assertEquals(90, controller.at("/spec/resyncPeriodSeconds").asInt());
+        assertEquals("{\"apiVersion\":\"example.com/v1\",\"resource\":\"shelves\"}", controller.at("/spec/parentResource").toString());
+        assertEquals("[{\"apiVersion\":\"apps/v1\",\"resource\":\"statefulsets\",\"updateStrategy\":{\"method\":\"RollingInPlace\","
+                + "\"statusChecks\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}},"
+                + "{\"apiVersion\":\"v1\",\"resource\":\"configmaps\",\"updateStrategy\":{\"method\":\"OnDelete\"}},"
+                + "{\"apiVersion\":\"example.com/v1\",\"resource\":\"widgets\",\"updateStrategy\":{\"method\":\"Recreate\"}}]",
+                controller.at("/spec/childResources").toString());
+        assertEquals("v2", controller.at("/spec/hooks/sync/version").asText());
+        assertEquals("http://greeting.greeting-system/shelf/sync", controller.at("/spec/hooks/sync/webhook/url").asText());
+        assertTrue(controller.at("/spec/hooks/finalize").isMissingNode(), "no Cleaner, no finalize hook");
+        assertEquals("greeting.greeting-system", controller.at("/spec/endpointConfigs/0/host").asText());
+        assertEquals("greeting-hook-token", controller.at("/spec/endpointConfigs/0/authorization/secretRef/name").asText());
+    }
+
+    @Test
+    void theDecoratorDeclaresItsTargetSelectorsAndAttachments() throws Exception {
+        JsonNode decorator = document(Manifests.generate(shelves(), GREETING), "budget-controller.yaml");
+        assertEquals("DecoratorController", decorator.path("kind").asText());
+        assertTrue(decorator.at("/spec/generateSelector").isMissingNode());
+        assertEquals("{\"apiVersion\":\"apps/v1\",\"resource\":\"deployments\",\"labelSelector\":{\"matchLabels\":{\"budget\":\"yes\"}},"
+                + "\"annotationSelector\":{\"matchExpressions\":[{\"key\":\"example.com/team\",\"operator\":\"Exists\"}]}}",
+                decorator.at("/spec/resources/0").toString());
+        assertEquals("[{\"apiVersion\":\"policy/v1\",\"resource\":\"poddisruptionbudgets\",\"updateStrategy\":{\"method\":\"InPlace\"}}]",
+                decorator.at("/spec/attachments").toString());
+        assertTrue(decorator.at("/spec/hooks/sync/version").isMissingNode(), "v1 unless declared");
+    }
+
+    @Test
+    void theCrdCarriesTheTypesValidationColumnsAndTheStatusMetacontrollerWrites() throws Exception {
+        SortedMap<String, String> files = Manifests.generate(shelves(), GREETING);
+        assertFalse(files.containsKey("crd-deployments.yaml"), "fabric8's own types are the cluster's");
+        JsonNode crd = document(files, "crd-shelves.yaml");
+        CustomResourceDefinition typed = Json.convert(crd, CustomResourceDefinition.class);
+        assertEquals("shelves.example.com", typed.getMetadata().getName());
+        assertEquals("ShelfList", typed.getSpec().getNames().getListKind());
+        JsonNode version = crd.at("/spec/versions/0");
+        assertTrue(version.at("/subresources/status").isObject());
+        List<String> columns = new ArrayList<>();
+        version.path("additionalPrinterColumns").forEach(column -> columns.add(column.path("name").asText()));
+        assertEquals(List.of("Size", "Ready", "Age"), columns, "the order the class declares");
+        JsonNode spec = version.at("/schema/openAPIV3Schema/properties/spec");
+        assertEquals("[\"size\"]", spec.path("required").toString());
+        assertEquals("{\"default\":4,\"maximum\":64,\"minimum\":1,\"type\":\"integer\"}", spec.at("/properties/size").toString());
+        JsonNode slots = spec.at("/properties/slots");
+        assertEquals("map", slots.path("x-kubernetes-list-type").asText());
+        assertEquals("[\"row\",\"column\"]", slots.path("x-kubernetes-list-map-keys").toString());
+        assertEquals("int64", spec.at("/properties/capacityBytes/format").asText());
+        JsonNode status = version.at("/schema/openAPIV3Schema/properties/status/properties");
+        assertEquals("{\"type\":\"integer\",\"format\":\"int64\"}", status.path("observedGeneration").toString());
+        assertEquals("int64", status.at("/bytesUsed/format").asText());
+        JsonNode condition = status.at("/conditions/items");
+        assertEquals("[\"False\",\"True\",\"Unknown\"]", condition.at("/properties/status/enum").toString());
+        assertEquals(32768, condition.at("/properties/message/maxLength").asInt());
+        assertEquals("date-time", condition.at("/properties/lastTransitionTime/format").asText());
+    }
+
+    @Test
+    void theHookServiceRunsTheImageUnderTheServicesName() throws Exception {
+        SortedMap<String, String> files = Manifests.generate(shelves(), GREETING.withSecretFile("SHELF_KEY_FILE", "greeting-shelf-key", "key"));
+        List<JsonNode> service = new ArrayList<>();
+        YAML.readValues(new YAMLFactory().createParser(files.get("hook-service.yaml")), JsonNode.class).forEachRemaining(service::add);
+        assertEquals(List.of("ServiceAccount", "Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "NetworkPolicy"),
+                service.stream().map(d -> d.path("kind").asText()).toList());
+        JsonNode deployment = service.get(1);
+        Deployment typed = Json.convert(Json.parse(Json.mapper().writeValueAsBytes(deployment)), Deployment.class);
+        var container = typed.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("registry.example.com/team/greeting:1.0", container.getImage());
+        assertEquals("greeting-system", typed.getMetadata().getNamespace());
+        assertEquals(Map.of("SHELF_KEY_FILE", "/etc/greeting/shelf-key/key", "AUTH_BEARER_TOKEN_FILE", "/etc/greeting/hook-token/token"),
+                Map.of("SHELF_KEY_FILE", env(container, "SHELF_KEY_FILE"), "AUTH_BEARER_TOKEN_FILE", env(container, "AUTH_BEARER_TOKEN_FILE")));
+        assertEquals("management", container.getReadinessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals(true, container.getSecurityContext().getReadOnlyRootFilesystem());
+        assertEquals(List.of("tmp", "shelf-key", "hook-token"),
+                typed.getSpec().getTemplate().getSpec().getVolumes().stream().map(v -> v.getName()).toList());
+        assertTrue(files.get("namespace.yaml").contains("pod-security.kubernetes.io/enforce: restricted"));
+    }
+
+    /** The directory a user writes is one kustomize renders, with and without the component for older Metacontrollers. */
+    @Test
+    void theWrittenDirectoryRendersWithKustomize(@TempDir Path temp) throws Exception {
+        Path directory = temp.resolve("deploy");
+        SortedMap<String, String> written = Manifests.write(shelves(), GREETING, directory);
+        assertEquals(written.get("kustomization.yaml"), Files.readString(directory.resolve("kustomization.yaml")));
+        List<String> kinds = kinds(kustomize(directory));
+        assertEquals(List.of("CompositeController", "CustomResourceDefinition", "Deployment", "DecoratorController",
+                "HorizontalPodAutoscaler", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "Service", "ServiceAccount").stream()
+                .sorted().toList(), kinds);
+        Path overlay = temp.resolve("older");
+        Files.createDirectories(overlay);
+        Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                + "resources:\n- ../deploy\ncomponents:\n- ../deploy/components/before-v4.16\n");
+        String older = kustomizeText(overlay);
+        assertFalse(older.contains("endpointConfigs") || older.contains("AUTH_BEARER_TOKEN_FILE") || older.contains("hook-token"), older);
+    }
+
+    /** A parent type without its group and version. */
+    public static class Unversioned extends CustomResource<Map<String, Object>, Map<String, Object>> implements Namespaced {
+    }
+
+    @Test
+    void aParentWithoutGroupAndVersionIsAClearError() {
+        // Refused at registration already, before any manifest (or hook call) could need the apiVersion.
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> Controllers.builder().composite("loose", Unversioned.class, (u, c) -> Result.keepingObserved()));
+        assertTrue(error.getMessage().startsWith("controller loose: " + Unversioned.class.getName() + " has no @Group or @Version; annotate it"),
+                error.getMessage());
+    }
+
+    @Test
+    void theSameRegistrationGivesTheSameBytes() {
+        assertEquals(Manifests.generate(shelves(), GREETING), Manifests.generate(shelves(), GREETING));
+    }
+
+    @Test
+    void optionsThatCannotNameAServiceAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> ManifestOptions.service("Greeting", "img"));
+        assertThrows(IllegalArgumentException.class, () -> GREETING.withNamespace("a.b"));
+        IllegalArgumentException image = assertThrows(IllegalArgumentException.class, () -> GREETING.withImage(""));
+        assertTrue(image.getMessage().contains("image"), image.getMessage());
+    }
+
+    @Test
+    void aDeclarationThatMetacontrollerWouldRefuseFailsAtRegistration() {
+        IllegalArgumentException selector = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+                .decorator("budget", Deployment.class, (d, c) -> Result.keepingObserved(), Declaration.none().generateSelector(false)));
+        assertTrue(selector.getMessage().startsWith("controller budget: generateSelector is a CompositeController setting"), selector.getMessage());
+        IllegalArgumentException labels = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+                .composite("shelf", Shelf.class, (s, c) -> Result.keepingObserved(),
+                        Declaration.none().labelSelector(new LabelSelectorBuilder().build())));
+        assertTrue(labels.getMessage().contains("labelSelector and annotationSelector are DecoratorController settings"), labels.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> Declaration.children(
+                Child.of(ConfigMap.class, Update.IN_PLACE), Child.of(ConfigMap.class, Update.ON_DELETE)));
+        assertEquals("child resource v1 configmaps is declared twice", twice.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Declaration.none().resync(Duration.ofMillis(1500)));
+        assertThrows(IllegalArgumentException.class, () -> Declaration.none().hookVersion("v3"));
+    }
+
+    @Test
+    void aCompositeNamesTheParentFieldsThatStartARollingUpdate() {
+        Controllers rolling = Controllers.builder().composite("shelf", Shelf.class, (s, c) -> Result.keepingObserved(),
+                Declaration.children(Child.of(StatefulSet.class, Update.rollingRecreate())).revisionHistory("spec.template", "spec.size")).build();
+        JsonNode parent = Manifests.controller(rolling.get("shelf").orElseThrow(), GREETING).at("/spec/parentResource");
+        assertEquals("{\"apiVersion\":\"example.com/v1\",\"resource\":\"shelves\",\"revisionHistory\":{\"fieldPaths\":[\"spec.template\",\"spec.size\"]}}",
+                parent.toString());
+        assertTrue(Manifests.controller(shelves().get("shelf").orElseThrow(), GREETING).at("/spec/parentResource/revisionHistory").isMissingNode(),
+                "Metacontroller's default (the whole spec) unless declared");
+        IllegalArgumentException decorator = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+                .decorator("budget", Deployment.class, (d, c) -> Result.keepingObserved(), Declaration.none().revisionHistory("spec")));
+        assertTrue(decorator.getMessage().startsWith("controller budget: revisionHistory is a CompositeController setting"), decorator.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Declaration.none().revisionHistory());
+        assertThrows(IllegalArgumentException.class, () -> Declaration.none().revisionHistory(" "));
+    }
+
+    private static String env(io.fabric8.kubernetes.api.model.Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElseThrow().getValue();
+    }
+
+    private static List<String> kinds(List<JsonNode> documents) {
+        return documents.stream().map(d -> d.path("kind").asText()).sorted().toList();
+    }
+
+    private static List<JsonNode> kustomize(Path directory) throws Exception {
+        List<JsonNode> documents = new ArrayList<>();
+        YAML.readValues(new YAMLFactory().createParser(kustomizeText(directory)), JsonNode.class).forEachRemaining(documents::add);
+        return documents;
+    }
+
+    private static String kustomizeText(Path directory) throws Exception {
+        Process process = new ProcessBuilder("kubectl", "kustomize", directory.toString()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        return output;
+    }
+}

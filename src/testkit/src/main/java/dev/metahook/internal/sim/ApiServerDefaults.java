@@ -1,0 +1,257 @@
+package dev.metahook.internal.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.wire.Json;
+
+/**
+ * What a v1.20 API server writes into a built-in object beyond what the client sent, as far as
+ * a Metacontroller hook can see it: the zero {@code "creationTimestamp": null} of every embedded
+ * ObjectMeta (Go's zero time is written as {@code null}) and the defaulted fields, each of them seen
+ * on a real kube-apiserver v1.20.2 ({@code fixtures/captured}). A hook that omits them is fine where
+ * Metacontroller merges (maps, lists with a merge key); inside a list it replaces (a StatefulSet's
+ * {@code volumeClaimTemplates}, a NetworkPolicy's rules) the difference is an update on every call.
+ * Objects of other kinds (custom resources) are stored as sent.
+ */
+final class ApiServerDefaults {
+    private ApiServerDefaults() {
+    }
+
+    /** Fills in what the API server would, in place; {@code uid} is the object's own (a Job's selector names it). */
+    static void apply(ObjectNode object, String uid) {
+        String group = group(object.path("apiVersion").asText());
+        ObjectNode spec = object.get("spec") instanceof ObjectNode s ? s : null;
+        switch (object.path("kind").asText() + "." + group) {
+            case "Deployment.apps" -> deployment(spec);
+            case "StatefulSet.apps" -> statefulSet(spec);
+            case "ReplicaSet.apps" -> workload(spec);
+            case "DaemonSet.apps" -> podTemplate(spec == null ? null : spec.get("template"));
+            case "Job.batch" -> job(spec, uid, object.path("metadata").path("name").asText());
+            case "CronJob.batch" -> cronJob(spec);
+            case "Pod." -> pod(object, spec);
+            case "Service." -> service(spec);
+            case "Secret." -> putIfAbsent(object, "type", "Opaque");
+            case "NetworkPolicy.networking.k8s.io" -> networkPolicy(spec);
+            default -> { }
+        }
+    }
+
+    private static void deployment(ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        workload(spec);
+        putIfAbsent(spec, "progressDeadlineSeconds", 600);
+        putIfAbsent(spec, "revisionHistoryLimit", 10);
+        ObjectNode strategy = spec.withObjectProperty("strategy");
+        putIfAbsent(strategy, "type", "RollingUpdate");
+        if ("RollingUpdate".equals(strategy.path("type").asText())) {
+            ObjectNode rolling = strategy.withObjectProperty("rollingUpdate");
+            putIfAbsent(rolling, "maxSurge", "25%");
+            putIfAbsent(rolling, "maxUnavailable", "25%");
+        }
+    }
+
+    private static void statefulSet(ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        workload(spec);
+        putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
+        putIfAbsent(spec, "revisionHistoryLimit", 10);
+        ObjectNode strategy = spec.withObjectProperty("updateStrategy");
+        putIfAbsent(strategy, "type", "RollingUpdate");
+        if ("RollingUpdate".equals(strategy.path("type").asText())) {
+            putIfAbsent(strategy.withObjectProperty("rollingUpdate"), "partition", 0);
+        }
+        for (JsonNode claim : spec.path("volumeClaimTemplates")) {
+            if (claim instanceof ObjectNode template) {
+                embeddedMetadata(template);
+                putIfAbsent(template.withObjectProperty("spec"), "volumeMode", "Filesystem");
+                putIfAbsent(template.withObjectProperty("status"), "phase", "Pending");
+            }
+        }
+    }
+
+    /** Replicas and the pod template of a Deployment, StatefulSet or ReplicaSet. */
+    private static void workload(ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        putIfAbsent(spec, "replicas", 1);
+        podTemplate(spec.get("template"));
+    }
+
+    private static void job(ObjectNode spec, String uid, String name) {
+        if (spec == null) {
+            return;
+        }
+        putIfAbsent(spec, "backoffLimit", 6);
+        putIfAbsent(spec, "completions", 1);
+        putIfAbsent(spec, "parallelism", 1);
+        if (uid != null && !spec.has("selector") && spec.get("template") instanceof ObjectNode template) {
+            spec.putObject("selector").putObject("matchLabels").put("controller-uid", uid);
+            template.withObjectProperty("metadata").withObjectProperty("labels").put("controller-uid", uid).put("job-name", name);
+        }
+        podTemplate(spec.get("template"));
+    }
+
+    private static void cronJob(ObjectNode spec) {
+        if (spec != null && spec.get("jobTemplate") instanceof ObjectNode jobTemplate) {
+            embeddedMetadata(jobTemplate);
+            if (jobTemplate.get("spec") instanceof ObjectNode jobSpec) {
+                putIfAbsent(jobSpec, "backoffLimit", 6);
+                podTemplate(jobSpec.get("template"));
+            }
+        }
+    }
+
+    private static void podTemplate(JsonNode node) {
+        if (node instanceof ObjectNode template) {
+            embeddedMetadata(template);
+            podSpec(template.get("spec") instanceof ObjectNode spec ? spec : null);
+        }
+    }
+
+    /** Go writes the zero time of an embedded ObjectMeta as null, and the metadata object even when empty. */
+    private static void embeddedMetadata(ObjectNode holder) {
+        ObjectNode metadata = holder.withObjectProperty("metadata");
+        if (!metadata.has("creationTimestamp")) {
+            metadata.putNull("creationTimestamp");
+        }
+    }
+
+    /** A new pod is Pending, with the quality of service its containers' resources give it. */
+    private static void pod(ObjectNode pod, ObjectNode spec) {
+        podSpec(spec);
+        if (!pod.has("status")) {
+            pod.putObject("status").put("phase", "Pending").put("qosClass", qosClass(spec));
+        }
+    }
+
+    /** BestEffort without any request or limit, Guaranteed when every container limits cpu and memory and requests what it limits. */
+    static String qosClass(ObjectNode spec) {
+        boolean any = false;
+        boolean guaranteed = true;
+        for (String list : new String[] {"initContainers", "containers"}) {
+            for (JsonNode container : spec == null ? Json.object() : spec.path(list)) {
+                JsonNode requests = container.path("resources").path("requests");
+                JsonNode limits = container.path("resources").path("limits");
+                any |= requests.size() > 0 || limits.size() > 0;
+                for (String resource : new String[] {"cpu", "memory"}) {
+                    JsonNode limit = limits.get(resource);
+                    JsonNode request = requests.get(resource);
+                    guaranteed &= limit != null && (request == null || request.asText().equals(limit.asText()));
+                }
+            }
+        }
+        return !any ? "BestEffort" : guaranteed ? "Guaranteed" : "Burstable";
+    }
+
+    private static void podSpec(ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        putIfAbsent(spec, "dnsPolicy", "ClusterFirst");
+        putIfAbsent(spec, "restartPolicy", "Always");
+        putIfAbsent(spec, "schedulerName", "default-scheduler");
+        if (!spec.has("securityContext")) {
+            spec.putObject("securityContext");
+        }
+        putIfAbsent(spec, "terminationGracePeriodSeconds", 30);
+        for (String list : new String[] {"initContainers", "containers"}) {
+            for (JsonNode container : spec.path(list)) {
+                if (container instanceof ObjectNode c) {
+                    container(c);
+                }
+            }
+        }
+    }
+
+    private static void container(ObjectNode container) {
+        String image = container.path("image").asText("");
+        putIfAbsent(container, "imagePullPolicy", pullsAlways(image) ? "Always" : "IfNotPresent");
+        if (!container.has("resources")) {
+            container.putObject("resources");
+        }
+        putIfAbsent(container, "terminationMessagePath", "/dev/termination-log");
+        putIfAbsent(container, "terminationMessagePolicy", "File");
+        protocols(container.path("ports"));
+        for (String probe : new String[] {"livenessProbe", "readinessProbe", "startupProbe"}) {
+            if (container.get(probe) instanceof ObjectNode p) {
+                putIfAbsent(p, "failureThreshold", 3);
+                putIfAbsent(p, "periodSeconds", 10);
+                putIfAbsent(p, "successThreshold", 1);
+                putIfAbsent(p, "timeoutSeconds", 1);
+            }
+        }
+    }
+
+    /** An image without a tag or digest, or tagged {@code latest}, is pulled every time. */
+    static boolean pullsAlways(String image) {
+        if (image.contains("@")) {
+            return false;
+        }
+        int slash = image.lastIndexOf('/');
+        int colon = image.lastIndexOf(':');
+        return colon <= slash || image.substring(colon + 1).equals("latest");
+    }
+
+    private static void service(ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        putIfAbsent(spec, "type", "ClusterIP");
+        putIfAbsent(spec, "sessionAffinity", "None");
+        for (JsonNode port : spec.path("ports")) {
+            if (port instanceof ObjectNode p) {
+                putIfAbsent(p, "protocol", "TCP");
+                if (!p.has("targetPort") && p.has("port")) {
+                    p.set("targetPort", p.get("port").deepCopy());
+                }
+            }
+        }
+    }
+
+    private static void networkPolicy(ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        for (String direction : new String[] {"ingress", "egress"}) {
+            for (JsonNode rule : spec.path(direction)) {
+                protocols(rule.path("ports"));
+            }
+        }
+        if (!spec.has("policyTypes")) {
+            var types = spec.putArray("policyTypes").add("Ingress");
+            if (spec.has("egress")) {
+                types.add("Egress");
+            }
+        }
+    }
+
+    private static void protocols(JsonNode ports) {
+        for (JsonNode port : ports) {
+            if (port instanceof ObjectNode p) {
+                putIfAbsent(p, "protocol", "TCP");
+            }
+        }
+    }
+
+    private static void putIfAbsent(ObjectNode object, String field, String value) {
+        if (!object.has(field)) {
+            object.put(field, value);
+        }
+    }
+
+    private static void putIfAbsent(ObjectNode object, String field, int value) {
+        if (!object.has(field)) {
+            object.put(field, value);
+        }
+    }
+
+    private static String group(String apiVersion) {
+        int slash = apiVersion.indexOf('/');
+        return slash < 0 ? "" : apiVersion.substring(0, slash);
+    }
+}

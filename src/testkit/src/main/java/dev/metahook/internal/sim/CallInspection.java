@@ -1,0 +1,102 @@
+package dev.metahook.internal.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.internal.contract.AnswerRules;
+import dev.metahook.internal.contract.Breach;
+import dev.metahook.internal.contract.ObjectId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The checks one hook call can be judged by alone: its status, its time, and its answer by the rules
+ * of {@link AnswerRules} (a CompositeController's children, a DecoratorController's attachments, a
+ * customize hook's rules), named as the server names them when it refuses an answer.
+ */
+final class CallInspection {
+
+    private CallInspection() {
+    }
+
+    /** A sync, finalize or customize call of a CompositeController or a DecoratorController. */
+    static List<Breach> inspect(CompositeSimulator.HookCall call, Duration timeout) {
+        List<Breach> breaches = new ArrayList<>();
+        if (!answered(call, timeout, breaches)) {
+            return breaches;
+        }
+        if (call.hook().equals("customize")) {
+            breaches.addAll(call.refusals());
+        } else {
+            answer(call, breaches);
+        }
+        if (breaches.isEmpty()) {
+            call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
+        }
+        return breaches;
+    }
+
+    /** The transport checks; true when there is a decoded 200 answer to look into. */
+    private static boolean answered(CompositeSimulator.HookCall call, Duration timeout, List<Breach> breaches) {
+        HookClient.Reply reply = call.reply();
+        if (reply.error() != null) {
+            breaches.add(new Breach("no-answer", call.hook() + ": " + reply.error()));
+            return false;
+        }
+        if (reply.took().compareTo(timeout) > 0) {
+            breaches.add(new Breach("too-slow", call.hook() + " took " + reply.took().toMillis() + " ms, more than the "
+                    + timeout.toMillis() + " ms Metacontroller waits"));
+        }
+        if (reply.status() == 429) {
+            if (reply.header("Retry-After") == null) {
+                breaches.add(new Breach("status", call.hook() + " answered 429 without Retry-After: Metacontroller retries at once"));
+            }
+            return false;
+        }
+        if (reply.status() != 200) {
+            String body = new String(reply.body(), StandardCharsets.UTF_8);
+            breaches.add(new Breach("status", call.hook() + " answered " + reply.status() + ": " + (body.length() > 200 ? body.substring(0, 200) : body)));
+            return false;
+        }
+        if (call.response() == null) {
+            call.problems().forEach(problem -> breaches.add(new Breach("malformed", call.hook() + ": " + problem)));
+            return false;
+        }
+        return true;
+    }
+
+    private static void answer(CompositeSimulator.HookCall call, List<Breach> breaches) {
+        JsonNode request = call.request();
+        JsonNode response = call.response();
+        boolean decorator = request.has("object");
+        String field = decorator ? "attachments" : "children";
+        breaches.addAll(AnswerRules.unknownFields(response, decorator, call.hook()));
+        breaches.addAll(AnswerRules.missingList(response, request.path(field).findValues("metadata").size(), decorator, call.hook()));
+        breaches.addAll(AnswerRules.finalizedInSync(response, request.path("finalizing").asBoolean(false), call.hook()));
+        breaches.addAll(AnswerRules.decimals(response, call.hook()));
+        List<JsonNode> answered = new ArrayList<>();
+        response.path(field).forEach(answered::add);
+        AnswerRules.children(answered, owner(request, decorator))
+                .forEach(breach -> breaches.add(new Breach(breach.kind(), call.hook() + " " + breach.detail())));
+    }
+
+    /** The facts the rules need, as the request carried them. */
+    static AnswerRules.Owner owner(JsonNode request, boolean decorator) {
+        JsonNode object = request.path(decorator ? "object" : "parent");
+        String namespace = object.path("metadata").path("namespace").asText("");
+        JsonNode observed = request.path(decorator ? "attachments" : "children");
+        Set<String> groups = new HashSet<>();
+        observed.fieldNames().forEachRemaining(groups::add);
+        Set<ObjectId> related = ids(request.path("related"), namespace);
+        related.removeAll(ids(observed, namespace));
+        return new AnswerRules.Owner(request.path("controller"), object, decorator, groups, related);
+    }
+
+    private static Set<ObjectId> ids(JsonNode map, String namespace) {
+        Set<ObjectId> ids = new HashSet<>();
+        map.forEach(group -> group.forEach(object -> ids.add(AnswerRules.id(object, namespace))));
+        return ids;
+    }
+}

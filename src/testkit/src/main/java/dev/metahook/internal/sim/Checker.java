@@ -1,0 +1,333 @@
+package dev.metahook.internal.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.contract.Breach;
+import dev.metahook.internal.wire.Json;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Drives a hook through a parent's whole life under the simulator (create, converge, the same input
+ * again, the same input in another key order, a related object deleted and put back, a spec change,
+ * delete and finalize) and lists every breach of Metacontroller's contract it sees. No breaches means
+ * the hook is safe to run. A DecoratorController's target lives the same life, its attachments
+ * counting as children.
+ */
+public final class Checker {
+    private final ControllerSpec spec;
+    private final HookClient hooks;
+    private final Clock clock;
+    private final int maxPasses;
+    private final Set<Breach> breaches = new LinkedHashSet<>();
+    private final Omissions omissions;
+    private int calls;
+    private CallRates rates;
+
+    public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
+        this.spec = spec;
+        this.hooks = hooks;
+        this.clock = clock;
+        this.maxPasses = maxPasses;
+        this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
+    }
+
+    /** What a check found, how many hook calls it took, and how often the hook is called ({@link CallRates}; null when not measured). */
+    public record Report(List<Breach> breaches, int calls, CallRates rates) {
+        public Report(List<Breach> breaches, int calls) {
+            this(breaches, calls, null);
+        }
+
+        public boolean clean() {
+            return breaches.isEmpty();
+        }
+    }
+
+    /** Runs the lifecycle; {@code updatedParent} is the spec change, or null to skip that step. */
+    public Report check(JsonNode parent, JsonNode updatedParent) {
+        return check(parent, updatedParent, List.of());
+    }
+
+    /** Runs the lifecycle with {@code related} objects in the cluster from the start, for customize to select. */
+    public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
+        Simulation simulation = new Simulation(spec, hooks, clock);
+        related.forEach(simulation.store()::create);
+        ObjectRef ref = simulation.create(parent);
+        Simulation.Run created = converge(simulation, ref, false, "create");
+        if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
+            breaches.add(new Breach("no-progress", notSelected(simulation, parent)
+                    .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")));
+            return report(simulation);
+        }
+        return rest(simulation, ref, updatedParent);
+    }
+
+    /**
+     * Runs the rest of the lifecycle from the state a request shows (a body Metacontroller sent, as
+     * its debug log prints it): its parent and children stored as they were, then converge, the
+     * same request again, the spec change, delete and finalize; for a parent being deleted, the
+     * rest of its teardown.
+     */
+    public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
+        Simulation simulation = new Simulation(spec, hooks, clock);
+        related.forEach(simulation.store()::create);
+        ObjectRef ref = simulation.create(request.path("parent"));
+        request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
+        if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
+            return rest(simulation, ref, updatedParent);
+        }
+        finalize(simulation, ref);
+        return report(simulation);
+    }
+
+    private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
+        Simulation.Run converged = converge(simulation, ref, true, "converge");
+        if (converged.converged() && simulation.store() instanceof ObjectStore) {
+            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(pass, "at rest"));
+        }
+        repeat(simulation, ref);
+        RelatedChecks.change(simulation, step -> {
+            omissions.clear();
+            return converge(simulation, ref, true, step);
+        }).ifPresent(breaches::add);
+        if (updatedParent != null) {
+            simulation.edit(updatedParent);
+            simulation.writer().arm();
+            int conflictsBefore = conflicts(simulation);
+            Simulation.Run changed = converge(simulation, ref, true, "spec change");
+            if (conflicts(simulation) > conflictsBefore && !changed.converged()) {
+                breaches.add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
+                        + simulation.writer().written() + " while the hook answered), the hook did not converge"
+                        + changeOf(changed)));
+            }
+        }
+        if (simulation.simulator() instanceof DecoratorSimulator decorator) {
+            stopsMatching(simulation, decorator, ref);
+        }
+        simulation.delete(ref);
+        finalize(simulation, ref);
+        return report(simulation);
+    }
+
+    /**
+     * A decorator's target changed so that the selectors no longer select it (when one label or
+     * annotation can do that): Metacontroller finalizes it when the decorator has a finalize hook (the
+     * attachments the answer leaves out go, the finalizer goes once it says done) and then leaves it
+     * alone; attachments kept then are never synced again. Then the change is undone, and the target
+     * is decorated again.
+     */
+    private void stopsMatching(Simulation simulation, DecoratorSimulator decorator, ObjectRef ref) {
+        ObjectNode target = simulation.store().get(ref).orElseThrow();
+        Optional<DecoratorSelector.Change> change = decorator.unmatched(target);
+        if (change.isEmpty() || !decorator.selects(target)) {
+            return;
+        }
+        String step = "target unselected (" + change.get().description() + ")";
+        simulation.store().update(change.get().object());
+        Simulation.Run run = converge(simulation, ref, true, step);
+        ObjectNode after = simulation.store().get(ref).orElseThrow();
+        if (spec.hasFinalize()) {
+            if (decorator.watches(after)) {
+                breaches.add(new Breach("never-finalized", "the " + step + " still has the decorator's finalizer after "
+                        + run.passes().size() + " finalize calls" + lastStatus(simulation, ref)));
+            } else if (!decorator.attachments(after).isEmpty()) {
+                breaches.add(new Breach("kept-attachments", "finalize for the " + step + " said finalized and kept "
+                        + decorator.attachments(after).stream().map(ObjectRef::of).toList() + ": Metacontroller leaves them there,"
+                        + " never updated or deleted again until the target itself is deleted"));
+            }
+        }
+        simulation.store().update(change.get().undone(after, target));
+        omissions.clear();
+        converge(simulation, ref, true, "target selected again");
+    }
+
+    /** For a decorator's target its selectors do not select: that Metacontroller never calls the hook for it. */
+    private Optional<String> notSelected(Simulation simulation, JsonNode target) {
+        if (simulation.simulator() instanceof DecoratorSimulator decorator && !decorator.selects(target)) {
+            return Optional.of("the DecoratorController's resources do not select this " + target.path("kind").asText() + " ("
+                    + decorator.describeSelector(target) + "), so Metacontroller never calls the hook for it and nothing was checked");
+        }
+        return Optional.empty();
+    }
+
+    private void finalize(Simulation simulation, ObjectRef ref) {
+        Simulation.Run deletion = converge(simulation, ref, true, "delete");
+        if (simulation.store().get(ref).isPresent()) {
+            breaches.add(new Breach("never-finalized", "the " + (spec.decorator() ? "target" : "parent") + " is still there after "
+                    + deletion.passes().size() + " finalize calls" + lastStatus(simulation, ref)));
+        }
+    }
+
+    /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
+    private Report report(Simulation simulation) {
+        if (spec.hooks().containsKey("customize")) {
+            breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
+        }
+        int measured = rates == null ? 0 : rates.calls();
+        return new Report(List.copyOf(breaches), calls + measured + RelatedChecks.answeredCalls(simulation.simulator().customize()), rates);
+    }
+
+    private static int conflicts(Simulation simulation) {
+        return (int) simulation.history().stream().filter(pass -> pass.error() != null
+                && pass.error().contains("the object has been modified")).count();
+    }
+
+    /** After a rollout, the parent's Updated condition must say it reached the latest revision. */
+    private void rollout(Simulation simulation, ObjectRef ref, String step) {
+        simulation.store().get(ref).ifPresent(parent -> {
+            for (JsonNode condition : parent.path("status").path("conditions")) {
+                if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
+                    breaches.add(new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
+                            + " parent's Updated condition is " + condition.path("reason").asText() + ": " + condition.path("message").asText()));
+                }
+            }
+        });
+    }
+
+    private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
+        int before = simulation.history().size();
+        Simulation.Run run = simulation.converge(ref, maxPasses, settle);
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(pass, step));
+        boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
+        if (!run.converged() && stillWriting && !step.equals("delete")) {
+            breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
+                    + changeOf(run)));
+        }
+        if (run.converged() && settle && !step.equals("delete") && RollingUpdate.anyRolling(spec)) {
+            rollout(simulation, ref, step);
+        }
+        return run;
+    }
+
+    private void inspect(CompositeSimulator.Pass pass, String step) {
+        if (pass.call() == null) {
+            return;
+        }
+        breaches.addAll(needless(pass, step));
+        calls += Math.max(1, pass.calls().size());
+        JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
+        for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
+            breaches.addAll(CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()));
+        }
+        if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
+                && pass.error().startsWith("labels")) {
+            breaches.add(new Breach("selector", pass.error()));
+        }
+        omissions.inspect(pass.call(), owner, breaches);
+    }
+
+    /**
+     * An update the answer did not ask for (the child is what was last applied) is sent again on
+     * every call, whether or not the API server then stores anything new.
+     */
+    static List<Breach> needless(CompositeSimulator.Pass pass, String step) {
+        return pass.needlessUpdates().stream().map(update -> new Breach("needless-update", pass.call().hook() + " (" + step
+                + ") answered " + update.child() + " as last applied, yet Metacontroller would update it on every call: what it"
+                + " writes differs from what the API server stores at " + update.change())).toList();
+    }
+
+    /**
+     * The same request twice, and once with its keys in another order: the answers must not differ in
+     * anything Metacontroller acts on ({@link ChildOrder}). Skipped for a decorator's target that
+     * Metacontroller no longer syncs.
+     */
+    private void repeat(Simulation simulation, ObjectRef ref) {
+        ObjectNode parent = simulation.store().get(ref).orElseThrow();
+        if (simulation.simulator() instanceof DecoratorSimulator decorator && !decorator.watches(parent)) {
+            return;
+        }
+        CompositeSimulator.HookCall first = simulation.simulator().call(parent);
+        CompositeSimulator.HookCall again = simulation.simulator().call(parent);
+        calls += 2;
+        if (first.response() != null && again.response() != null) {
+            ChildOrder.difference(spec, first.response(), again.response()).ifPresent(difference ->
+                    breaches.add(new Breach("non-deterministic", "the same request twice gave two answers: " + difference)));
+        }
+        JsonNode shuffled = shuffle(first.request(), new Random(7));
+        HookClient.Reply reply = hooks.call(first.hook(), writeAsIs(shuffled));
+        calls++;
+        if (reply.status() == 200 && first.response() != null) {
+            JsonNode answer = Json.parse(reply.body());
+            ChildOrder.difference(spec, first.response(), answer).ifPresent(difference -> breaches.add(new Breach("non-deterministic",
+                    "the same request with its keys in another order gave another answer: " + difference)));
+        }
+    }
+
+    static byte[] writeAsIs(JsonNode tree) {
+        try {
+            return Json.mapper().writeValueAsBytes(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The same tree with the fields of every object in a random order: what no hook may depend on. */
+    public static JsonNode shuffle(JsonNode node, Random random) {
+        if (node.isObject()) {
+            List<String> names = new ArrayList<>();
+            node.fieldNames().forEachRemaining(names::add);
+            Collections.shuffle(names, random);
+            ObjectNode out = Json.object();
+            names.forEach(name -> out.set(name, shuffle(node.get(name), random)));
+            return out;
+        }
+        if (node.isArray()) {
+            ArrayNode out = Json.mapper().createArrayNode();
+            node.forEach(item -> out.add(shuffle(item, random)));
+            return out;
+        }
+        return node;
+    }
+
+    static String firstDifference(JsonNode a, JsonNode b, String pointer) {
+        if (a.isObject() && b.isObject()) {
+            Set<String> names = new LinkedHashSet<>();
+            a.fieldNames().forEachRemaining(names::add);
+            b.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                if (!a.path(name).equals(b.path(name))) {
+                    return firstDifference(a.path(name), b.path(name), pointer + "/" + name);
+                }
+            }
+        } else if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                if (!a.get(i).equals(b.get(i))) {
+                    return firstDifference(a.get(i), b.get(i), pointer + "/" + i);
+                }
+            }
+        }
+        return (pointer.isEmpty() ? "/" : pointer) + " (" + shorten(a) + " vs " + shorten(b) + ")";
+    }
+
+    static String changeOf(Simulation.Run run) {
+        List<CompositeSimulator.Pass> passes = run.passes();
+        if (passes.size() < 2 || passes.get(passes.size() - 1).call() == null || passes.get(passes.size() - 2).call() == null) {
+            return "";
+        }
+        JsonNode last = passes.get(passes.size() - 1).call().response();
+        JsonNode before = passes.get(passes.size() - 2).call().response();
+        if (last == null || before == null || last.equals(before)) {
+            return "";
+        }
+        return "; the answer changes at " + firstDifference(before, last, "");
+    }
+
+    private String lastStatus(Simulation simulation, ObjectRef ref) {
+        return simulation.store().get(ref).map(object -> spec.decorator()
+                ? "; its finalizers are " + object.at("/metadata/finalizers")
+                : "; its status is " + shorten(object.path("status"))).orElse("");
+    }
+
+    private static String shorten(JsonNode node) {
+        String text = node.isMissingNode() ? "absent" : node.toString();
+        return text.length() > 160 ? text.substring(0, 160) + "…" : text;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.metahook.internal.sim;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A hook at a URL, called over HTTP/1.1 with keep-alive and the controller's timeout, with the
+ * headers Metacontroller sends. A redirect is not followed: Metacontroller would turn the POST into
+ * a GET, so it is an error either way.
+ */
+public final class HttpHook implements HookClient {
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private final Map<String, URI> urls;
+    private final Map<String, Duration> timeouts;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(CONNECT_TIMEOUT).build();
+
+    public HttpHook(Map<String, URI> urls, Map<String, Duration> timeouts) {
+        this.urls = Map.copyOf(urls);
+        this.timeouts = Map.copyOf(timeouts);
+    }
+
+    /**
+     * The hooks of a controller at their manifest URLs; with {@code override}, its scheme, host and
+     * port replace theirs, or, when it has a path, it is the URL of every hook.
+     */
+    public static HttpHook of(ControllerSpec spec, URI override) {
+        Map<String, URI> urls = new LinkedHashMap<>();
+        Map<String, Duration> timeouts = new LinkedHashMap<>();
+        spec.hooks().forEach((hook, config) -> {
+            urls.put(hook, resolve(config.url(), override, hook));
+            timeouts.put(hook, config.timeout());
+        });
+        return new HttpHook(urls, timeouts);
+    }
+
+    static URI resolve(String manifestUrl, URI override, String hook) {
+        if (override == null) {
+            if (manifestUrl == null) {
+                throw new IllegalArgumentException("hook " + hook + " has neither webhook.url nor service and path");
+            }
+            return URI.create(manifestUrl);
+        }
+        boolean hasPath = override.getPath() != null && !override.getPath().isEmpty() && !override.getPath().equals("/");
+        if (hasPath || manifestUrl == null) {
+            return override;
+        }
+        URI manifest = URI.create(manifestUrl);
+        return override.resolve(manifest.getRawPath() + (manifest.getRawQuery() == null ? "" : "?" + manifest.getRawQuery()));
+    }
+
+    @Override
+    public Reply call(String hook, byte[] body) {
+        URI url = urls.get(hook);
+        if (url == null) {
+            throw new IllegalArgumentException("the controller has no " + hook + " hook");
+        }
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(deadline(timeouts.getOrDefault(hook, Duration.ofSeconds(10))))
+                .header("Content-Type", "application/json").header("Accept-Encoding", "identity")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        long started = System.nanoTime();
+        try {
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            Map<String, String> headers = new LinkedHashMap<>();
+            response.headers().map().forEach((name, values) -> headers.put(name, String.join(",", values)));
+            return new Reply(response.statusCode(), headers, response.body(), elapsed(started), null);
+        } catch (HttpConnectTimeoutException e) {
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": no connection to "
+                    + where(url) + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
+        } catch (HttpTimeoutException e) {
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "timed out after " + request.timeout().orElseThrow().toSeconds() + " s");
+        } catch (IOException e) {
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": " + failure(e, url));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Reply(0, Map.of(), new byte[0], elapsed(started), "interrupted");
+        }
+    }
+
+    /**
+     * What went wrong, in words: the JDK's client often throws without a message (a refused connection
+     * is a {@code ConnectException} with none), so say what failed and where.
+     */
+    static String failure(IOException e, URI url) {
+        String where = where(url);
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
+                return "no such host " + url.getHost();
+            }
+        }
+        if (e instanceof ConnectException) {
+            return "connection refused to " + where;
+        }
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return e.getClass().getSimpleName() + " talking to " + where + (e.getCause() == null ? "" : ": " + e.getCause());
+    }
+
+    /** The host and port a URL connects to. */
+    private static String where(URI url) {
+        return url.getHost() + ":" + (url.getPort() >= 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80);
+    }
+
+    /**
+     * How long this client waits: past the controller's timeout (twice it, and at least 5 s more), so
+     * that an answer Metacontroller would have given up on arrives, is measured and is reported as
+     * too slow, while a hook that never answers still ends the call.
+     */
+    static Duration deadline(Duration timeout) {
+        return timeout.plus(timeout.compareTo(Duration.ofSeconds(5)) > 0 ? timeout : Duration.ofSeconds(5));
+    }
+
+    private static Duration elapsed(long started) {
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+}

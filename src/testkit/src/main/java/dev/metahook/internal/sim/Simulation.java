@@ -1,0 +1,291 @@
+package dev.metahook.internal.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A small cluster for one controller on a {@link VirtualClock}: the store, the simulator (of a
+ * CompositeController or a DecoratorController, as the spec says), Metacontroller's work queue for
+ * the parent (or target), the workload controllers stepping through their states, and the loop
+ * that runs whatever is due next: a sync queued by a write (Metacontroller's own included), a
+ * workload's next step, a retry after an error or a 429, a {@code resyncAfterSeconds} or periodic
+ * resync. Nothing sleeps: the clock jumps to the next event.
+ */
+public final class Simulation {
+    /** Syncs in a row at one simulated instant after which {@link #idle} gives up: they only cause each other. */
+    static final int SAME_INSTANT = 20;
+    private final VirtualClock clock;
+    private final Cluster store;
+    private final ConcurrentWriter writer;
+    private final Simulator simulator;
+    private final WorkQueue queue;
+    private final HookClient hooks;
+    private final ControllerSpec spec;
+    private WorkloadControllers workloads;
+    private final List<CompositeSimulator.Pass> history = new ArrayList<>();
+    private final List<Instant> times = new ArrayList<>();
+
+    /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
+    public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
+        this(spec, hooks, new VirtualClock(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+    }
+
+    private Simulation(ControllerSpec spec, HookClient hooks, VirtualClock clock) {
+        this(spec, hooks, new ObjectStore(clock), clock);
+    }
+
+    /** A simulation against any cluster, a real API server included. */
+    public Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster) {
+        this(spec, hooks, cluster, new VirtualClock(Instant.now()));
+    }
+
+    private Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster, VirtualClock clock) {
+        this.spec = spec;
+        this.hooks = hooks;
+        this.clock = clock;
+        this.store = cluster;
+        this.writer = new ConcurrentWriter(hooks, cluster);
+        this.simulator = spec.decorator() ? new DecoratorSimulator(spec, store, writer) : new CompositeSimulator(spec, store, writer);
+        this.queue = new WorkQueue(resyncPeriod(spec));
+        this.workloads = new WorkloadControllers(clock, false);
+    }
+
+    /**
+     * The same cluster as it is now, in a simulation of its own (a fresh Metacontroller, the same
+     * hooks), its workload controllers {@code broken} or not. Only for the in-memory store.
+     */
+    public Simulation fork(boolean broken) {
+        if (!(store instanceof ObjectStore objects)) {
+            throw new IllegalStateException("only a simulation on the in-memory store can be forked");
+        }
+        VirtualClock forked = new VirtualClock(clock.instant());
+        Simulation copy = new Simulation(spec, hooks, objects.copy(forked), forked);
+        copy.workloads = new WorkloadControllers(forked, broken);
+        return copy;
+    }
+
+    public Cluster store() {
+        return store;
+    }
+
+    public Simulator simulator() {
+        return simulator;
+    }
+
+    public VirtualClock clock() {
+        return clock;
+    }
+
+    /** The other writer of the cluster, to make the next answered call meet a 409. */
+    public ConcurrentWriter writer() {
+        return writer;
+    }
+
+    /** Every pass run so far, in order. */
+    public List<CompositeSimulator.Pass> history() {
+        return List.copyOf(history);
+    }
+
+    /** When each pass of {@link #history()} ran, on the simulation's clock. */
+    public List<Instant> times() {
+        return List.copyOf(times);
+    }
+
+    /** Creates the parent, as {@code kubectl apply} would. */
+    public ObjectRef create(JsonNode parent) {
+        queue.add();
+        return ObjectRef.of(store.create(parent));
+    }
+
+    /** Changes the parent's spec (metadata and status stay the server's). */
+    public void edit(JsonNode parent) {
+        ObjectNode current = store.get(ObjectRef.of(parent)).orElseThrow();
+        ObjectNode edited = current.deepCopy();
+        edited.set("spec", parent.path("spec").deepCopy());
+        store.update(edited);
+        queue.add();
+    }
+
+    /** Deletes the parent; with Metacontroller's finalizer on it, it stays until finalize says done. */
+    public void delete(ObjectRef parent) {
+        store.delete(parent);
+        queue.add();
+    }
+
+    /** One sync pass, then the workloads settle all the way if asked. */
+    public CompositeSimulator.Pass pass(ObjectRef parent, boolean settle) {
+        CompositeSimulator.Pass pass = sync(parent);
+        if (settle) {
+            WorkloadControllers.settle(store, clock);
+        }
+        return pass;
+    }
+
+    /** How a run of passes ended. */
+    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took, List<Instant> times) {
+        public Run(List<CompositeSimulator.Pass> passes, boolean converged) {
+            this(passes, converged, Duration.ZERO, List.of());
+        }
+
+        /** The most sync and finalize calls that fell in one simulated minute of the run. */
+        public int busiestMinute() {
+            int most = 0;
+            for (int first = 0; first < times.size(); first++) {
+                int calls = 0;
+                for (int i = first; i < times.size() && times.get(i).isBefore(times.get(first).plus(Duration.ofMinutes(1))); i++) {
+                    calls += passes.get(i).calls().size();
+                }
+                most = Math.max(most, calls);
+            }
+            return most;
+        }
+
+        public CompositeSimulator.Pass last() {
+            return passes.get(passes.size() - 1);
+        }
+
+        /** The sync and finalize calls the passes made (one per revision for rolling children). */
+        public int calls() {
+            return passes.stream().mapToInt(pass -> pass.calls().size()).sum();
+        }
+    }
+
+    /**
+     * Runs what is due until the parent is at rest (or gone, or ignored: a decorator's target its
+     * selectors no longer select): no sync queued, no retry waiting, and (when
+     * {@code settle}) every workload at its end status; a {@code resyncAfterSeconds} is not waited
+     * for. Converged when the last pass applied its answer (a failed call changes nothing, but is no
+     * fixed point: Metacontroller retries it). Not converged when {@code maxPasses} syncs in a row ran
+     * with nothing but Metacontroller moving in between (the answers keep changing what is written, or
+     * keep failing), or ten times that many in all.
+     */
+    public Run converge(ObjectRef parent, int maxPasses, boolean settle) {
+        Instant start = clock.instant();
+        List<CompositeSimulator.Pass> passes = new ArrayList<>();
+        queue.add();
+        int quiet = 0;
+        while (passes.size() < maxPasses * 10) {
+            if (queue.queued()) {
+                if (quiet >= maxPasses) {
+                    return run(passes, false, start);
+                }
+                CompositeSimulator.Pass pass = sync(parent);
+                passes.add(pass);
+                quiet++;
+                if (pass.outcome() == CompositeSimulator.Outcome.PARENT_GONE || pass.outcome() == CompositeSimulator.Outcome.IGNORED) {
+                    return run(passes, true, start);
+                }
+                continue;
+            }
+            Optional<Instant> workload = settle ? workloads.nextDue(store) : Optional.empty();
+            Optional<Instant> retry = queue.retry();
+            if (workload.isEmpty() && retry.isEmpty()) {
+                boolean applied = passes.get(passes.size() - 1).outcome() == CompositeSimulator.Outcome.APPLIED;
+                return run(passes, applied, start);
+            }
+            if (workload.isPresent() && (retry.isEmpty() || !retry.get().isBefore(workload.get()))) {
+                clock.advanceTo(workload.get());
+                if (workloads.step(store)) {
+                    queue.add();
+                    quiet = 0;
+                }
+            } else {
+                clock.advanceTo(retry.get());
+            }
+            queue.fire(clock.instant());
+        }
+        return run(passes, false, start);
+    }
+
+    /**
+     * Lets {@code span} of simulated time go by with nothing changed from outside: the workloads keep
+     * stepping, and every sync that falls due runs (resyncs, retries, the events they cause). At most
+     * {@code maxPasses} passes, and at most {@link #SAME_INSTANT} in a row at one instant (syncs that
+     * keep causing themselves: a hot loop); the run says whether the span ended first.
+     */
+    public Run idle(ObjectRef parent, Duration span, int maxPasses) {
+        Instant start = clock.instant();
+        Instant end = start.plus(span);
+        List<CompositeSimulator.Pass> passes = new ArrayList<>();
+        int sameInstant = 0;
+        Instant last = null;
+        while (passes.size() < maxPasses) {
+            if (queue.queued()) {
+                sameInstant = clock.instant().equals(last) ? sameInstant + 1 : 0;
+                last = clock.instant();
+                if (sameInstant >= SAME_INSTANT) {
+                    break;
+                }
+                CompositeSimulator.Pass pass = sync(parent);
+                passes.add(pass);
+                if (pass.outcome() == CompositeSimulator.Outcome.PARENT_GONE || pass.outcome() == CompositeSimulator.Outcome.IGNORED) {
+                    break;
+                }
+                continue;
+            }
+            Optional<Instant> workload = workloads.nextDue(store);
+            Optional<Instant> next = queue.next();
+            if (workload.isPresent() && (next.isEmpty() || workload.get().isBefore(next.get()))) {
+                next = workload;
+            }
+            if (next.isEmpty() || next.get().isAfter(end)) {
+                clock.advanceTo(end);
+                return run(passes, true, start);
+            }
+            clock.advanceTo(next.get());
+            if (workload.isPresent() && !workload.get().isAfter(clock.instant()) && workloads.step(store)) {
+                queue.add();
+            }
+            queue.fire(clock.instant());
+        }
+        return run(passes, false, start);
+    }
+
+    private Run run(List<CompositeSimulator.Pass> passes, boolean converged, Instant start) {
+        List<Instant> all = times();
+        return new Run(List.copyOf(passes), converged, Duration.between(start, clock.instant()),
+                List.copyOf(all.subList(all.size() - passes.size(), all.size())));
+    }
+
+    /** One sync as a worker runs it, and what it leaves in the queue: its own writes are events, a failure is retried. */
+    private CompositeSimulator.Pass sync(ObjectRef parent) {
+        Instant now = clock.instant();
+        queue.take(now);
+        long before = store.writes();
+        CompositeSimulator.Pass pass = simulator.sync(parent);
+        history.add(pass);
+        times.add(now);
+        switch (pass.outcome()) {
+            case APPLIED -> {
+                queue.forget();
+                if (pass.resyncAfter() != null) {
+                    queue.addAfter(now, pass.resyncAfter(), false);
+                }
+            }
+            case FAILED -> queue.addRateLimited(now);
+            case RETRY_LATER -> {
+                queue.forget();
+                queue.addAfter(now, pass.retryAfter(), true);
+            }
+            case PARENT_GONE, IGNORED -> { }
+        }
+        if (store.writes() != before) {
+            queue.add();
+        }
+        return pass;
+    }
+
+    private static Duration resyncPeriod(ControllerSpec spec) {
+        JsonNode seconds = spec.manifest().path("spec").path("resyncPeriodSeconds");
+        if (!seconds.isNumber() || seconds.asDouble() <= 0) {
+            return null;
+        }
+        return Duration.ofMillis(Math.max(1000, Math.round(seconds.asDouble() * 1000)));
+    }
+}
