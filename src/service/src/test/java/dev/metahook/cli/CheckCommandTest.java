@@ -307,7 +307,7 @@ class CheckCommandTest {
         assertEquals(0, keepsTheNull.exit(), keepsTheNull.output());
     }
 
-    private static final String CAPTURED = "src/test/resources/fixtures/captured/";
+    private static final String CAPTURED = "src/service/src/test/resources/fixtures/captured/";
 
     @Test
     void theRestOfACapturedTeardownIsCleanUnderMetahooksDatabase() {

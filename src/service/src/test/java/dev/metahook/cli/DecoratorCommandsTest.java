@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * finalize once the Services are gone), well-behaved and broken one way at a time.
  */
 class DecoratorCommandsTest {
-    private static final String DIR = "src/test/resources/cli/service-per-pod/";
+    private static final String DIR = "src/service/src/test/resources/cli/service-per-pod/";
     private static final String EXAMPLES = "examples/foreign-hooks/";
     private static final String CONTROLLER = EXAMPLES + "service-per-pod.yaml";
 

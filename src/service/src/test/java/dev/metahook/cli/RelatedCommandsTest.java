@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * configmappropagation example (copy a source ConfigMap into every namespace a selector picks).
  */
 class RelatedCommandsTest {
-    private static final String DIR = "src/test/resources/cli/configmap-propagation/";
+    private static final String DIR = "src/service/src/test/resources/cli/configmap-propagation/";
     private static final String EXAMPLES = "examples/foreign-hooks/";
 
     /** The well-behaved hook: customize asks for the source and the namespaces; sync copies the one into the others. */
@@ -102,7 +102,7 @@ class RelatedCommandsTest {
      */
     @Test
     void aV2RuleWithoutNamespaceSeesTheConfigMapsOfEveryNamespace() throws Exception {
-        String list = "src/test/resources/cli/configmap-list-v2/";
+        String list = "src/service/src/test/resources/cli/configmap-list-v2/";
         Result rendered = runWith(list + "controller.yaml", RelatedCommandsTest::configMapList, false,
                 "--parent", list + "list.yaml", "--related", list + "related.yaml");
         assertEquals(0, rendered.exit(), rendered.err());

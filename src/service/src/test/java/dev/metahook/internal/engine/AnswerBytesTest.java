@@ -59,7 +59,7 @@ class AnswerBytesTest {
         HookAnswer answer = ENGINE.handle(call.controller(), call.hook(), call.body().get());
         String file = name + ".json";
         if (RECORD) {
-            Path dir = Path.of("src/test/resources/answers");
+            Path dir = Path.of("src/service/src/test/resources/answers");
             Files.createDirectories(dir);
             Files.write(dir.resolve(file), answer.body());
             fail("recorded " + file + " (status " + answer.status() + "); run again without -Danswers.record");

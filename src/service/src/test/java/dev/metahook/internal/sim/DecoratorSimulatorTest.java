@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class DecoratorSimulatorTest {
     private static final ObjectRef TARGET = new ObjectRef("apps/v1", "StatefulSet", "default", "web");
-    private static final String CAPTURED = "src/test/resources/fixtures/captured/real-run-3/b3e-spp-annotation-removed";
+    private static final String CAPTURED = "src/service/src/test/resources/fixtures/captured/real-run-3/b3e-spp-annotation-removed";
     private static final String SERVICE = "{'apiVersion':'v1','kind':'Service','metadata':{'name':'web-0'},'spec':{'ports':[{'port':80}]}}";
 
     /** A decorator of StatefulSets labelled {@code decorate=yes}, with a Service attachment, and a finalize hook when asked. */
