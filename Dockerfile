@@ -3,13 +3,19 @@
 FROM maven:3.9.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY pom.xml .
-# The dependency layer: the same build on the pom alone. Every plugin of the package lifecycle is loaded
+COPY src/bom/pom.xml src/bom/
+COPY src/metahook/pom.xml src/metahook/
+COPY src/testkit/pom.xml src/testkit/
+COPY src/manifests/pom.xml src/manifests/
+COPY src/maven-plugin/pom.xml src/maven-plugin/
+COPY src/service/pom.xml src/service/
+# The dependency layer: the same build on the poms alone. Every plugin of the package lifecycle is loaded
 # with its own dependencies and the project's dependencies are resolved in every scope the build uses
 # (dependency:go-offline leaves plugin dependencies out, which package then downloads).
-RUN mvn -B -q -DskipTests package && rm -rf target
+RUN mvn -B -q -DskipTests -pl src/service -am package && rm -rf target src/*/target
 COPY src ./src
 # Offline: a dependency the layer above misses fails the build here instead of being downloaded.
-RUN mvn -B -q -o -DskipTests package
+RUN mvn -B -q -o -DskipTests -pl src/service -am package
 
 # Runtime stage: a JRE only, a numeric non-root user, nothing written outside /tmp.
 FROM eclipse-temurin:17.0.15_6-jre
@@ -28,6 +34,8 @@ LABEL org.opencontainers.image.title="metahook" \
       org.opencontainers.image.created="${CREATED}"
 WORKDIR /opt/metahook
 COPY --from=build /src/target/metahook.jar /opt/metahook/metahook.jar
+# The image's software bill of materials: the service jar's dependencies (CycloneDX JSON, made by the build).
+COPY --from=build /src/src/service/target/metahook-sbom.json /opt/metahook/sbom.cdx.json
 # Class data sharing: a training run (the service on 127.0.0.1:18080, checked through its own hooks
 # once /readyz answers) records the classes it loads into an archive, and the service must then start
 # from that archive with -Xshare:on, or the build fails. Starting from it roughly halves the time to ready.

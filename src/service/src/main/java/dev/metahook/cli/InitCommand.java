@@ -19,8 +19,8 @@ import javax.lang.model.SourceVersion;
 
 /**
  * {@code init}: a new project of a user's, the README's "Write a controller" file for file (a pom with the
- * compiler release, Surefire, JUnit, metahook and the shaded service jar; a Dockerfile; the Greeting-style
- * controller, its service, its manifests main, its test and an example resource), with the package and
+ * compiler release, Surefire, JUnit, the metahook BOM, metahook, its test kit at test scope, the manifests plugin and the
+ * shaded service jar; a Dockerfile; the Greeting-style controller, its service, its test and an example resource), with the package and
  * the name given. The templates are resources next to this class; InitTemplatesTest keeps them equal to
  * the README's blocks.
  */
@@ -53,7 +53,6 @@ final class InitCommand {
         templates.put("Resource.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}.java");
         templates.put("Controller.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Controller.java");
         templates.put("Service.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Service.java");
-        templates.put("Manifests.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Manifests.java");
         templates.put("ControllerTest.java.tmpl", "src/test/java/{{packagePath}}/{{Name}}ControllerTest.java");
         return templates;
     }

@@ -460,7 +460,7 @@ class CheckCommandTest {
             assertTrue(process.waitFor(60, TimeUnit.SECONDS));
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, process.exitValue(), output);
-            assertTrue(output.startsWith("usage: java -jar metahook.jar [serve | render ... | check ... | manifests ... | init ... | help]"), output);
+            assertTrue(output.startsWith("usage: java -jar metahook.jar [serve | render ... | check ... | init ... | help]"), output);
         } finally {
             process.destroyForcibly();
         }

@@ -63,7 +63,7 @@ class ContainerTest {
         assertEquals(2, from.size(), from.toString());
         assertTrue(from.get(0).startsWith("maven:") && from.get(0).endsWith(" AS build"), from.get(0));
         assertTrue(from.get(1).startsWith("eclipse-temurin:17") && from.get(1).contains("jre"), from.get(1));
-        assertTrue(Files.readString(Path.of("pom.xml")).contains("<outputFile>${project.build.directory}/metahook.jar</outputFile>"),
+        assertTrue(Files.readString(Path.of("src/service/pom.xml")).contains("<outputFile>${repository.root}/target/metahook.jar</outputFile>"),
                 "the shaded service jar is target/metahook.jar");
         assertTrue(all("COPY").contains("--from=build /src/target/metahook.jar /opt/metahook/metahook.jar"), all("COPY").toString());
         assertTrue(all("LABEL").get(0).contains("org.opencontainers.image.title=\"metahook\""));
@@ -81,9 +81,22 @@ class ContainerTest {
         int sources = build.indexOf("COPY src ./src");
         assertTrue(pom > 0 && sources > pom, build.toString());
         List<String> dependencies = build.subList(pom + 1, sources);
-        assertEquals(List.of("RUN mvn -B -q -DskipTests package && rm -rf target"), dependencies);
-        assertEquals(List.of("RUN mvn -B -q -o -DskipTests package"), build.subList(sources + 1, build.size()));
+        List<String> poms = dependencies.subList(0, dependencies.size() - 1);
+        assertEquals(modules().stream().map(module -> "COPY " + module + "/pom.xml " + module + "/").toList(), poms,
+                "the dependency layer copies every module's pom");
+        assertEquals("RUN mvn -B -q -DskipTests -pl src/service -am package && rm -rf target src/*/target", dependencies.get(dependencies.size() - 1));
+        assertEquals(List.of("RUN mvn -B -q -o -DskipTests -pl src/service -am package"), build.subList(sources + 1, build.size()));
         assertTrue(instructions().stream().noneMatch(line -> line.contains("go-offline")));
+    }
+
+    /** The reactor's modules, as the root pom lists them. */
+    static List<String> modules() throws Exception {
+        java.util.regex.Matcher module = java.util.regex.Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(Path.of("pom.xml")));
+        List<String> modules = new java.util.ArrayList<>();
+        while (module.find()) {
+            modules.add(module.group(1));
+        }
+        return modules;
     }
 
     /** The instructions of the build stage, up to the runtime stage's FROM. */
@@ -103,7 +116,7 @@ class ContainerTest {
         runtime.stream().filter(line -> line.startsWith("ARG ")).map(line -> line.substring(4).split("=", 2))
                 .forEach(arg -> args.put(arg[0], arg.length > 1 ? arg[1] : ""));
         String pom = Files.readString(Path.of("pom.xml"));
-        assertEquals(between(pom, "<artifactId>metahook</artifactId>\n  <version>", "</version>"), args.get("VERSION"));
+        assertEquals(between(pom, "<artifactId>metahook-parent</artifactId>\n  <version>", "</version>"), args.get("VERSION"));
         assertEquals("", args.get("SOURCE"), "the repository comes from the clone being built, never a host written here");
         assertEquals(Set.of("VERSION", "SOURCE", "REVISION", "CREATED"), args.keySet());
         String labels = runtime.stream().filter(line -> line.startsWith("LABEL ")).findFirst().orElseThrow();

@@ -49,15 +49,20 @@ class InitCommandTest {
         assertEquals(0, code);
         assertEquals(Set.of("pom.xml", "Dockerfile", ".gitignore", "greeting.yaml",
                 "src/main/java/example/Greeting.java", "src/main/java/example/GreetingController.java",
-                "src/main/java/example/GreetingService.java", "src/main/java/example/GreetingManifests.java",
+                "src/main/java/example/GreetingService.java",
                 "src/test/java/example/GreetingControllerTest.java"), files(project));
-        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("init: wrote 9 files to " + project), out.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("init: wrote 8 files to " + project), out.toString(StandardCharsets.UTF_8));
         assertEquals("example", pom(project, "/project/groupId"));
         assertEquals("greeting-controller", pom(project, "/project/artifactId"));
         assertEquals("17", pom(project, "/project/properties/maven.compiler.release"));
         assertEquals("9.8.7", pom(project, "/project/properties/metahook.version"));
-        assertEquals("${metahook.version}", pom(project, "/project/dependencies/dependency[artifactId='metahook']/version"));
+        assertEquals("${metahook.version}", pom(project, "/project/dependencyManagement/dependencies/dependency[artifactId='metahook-bom']/version"));
+        assertEquals("import", pom(project, "/project/dependencyManagement/dependencies/dependency[artifactId='metahook-bom']/scope"));
         assertEquals("dev.metahook", pom(project, "/project/dependencies/dependency[artifactId='metahook']/groupId"));
+        assertEquals("", pom(project, "/project/dependencies/dependency[artifactId='metahook']/version"), "the BOM gives the version");
+        assertEquals("test", pom(project, "/project/dependencies/dependency[artifactId='metahook-testkit']/scope"));
+        assertEquals("example.GreetingService#controllers",
+                pom(project, "/project/build/plugins/plugin[artifactId='metahook-maven-plugin']/executions/execution/configuration/controllers"));
         assertEquals("example.GreetingService", mainClass(project));
         String dockerfile = Files.readString(project.resolve("Dockerfile"));
         assertTrue(dockerfile.contains("COPY target/greeting-controller-1.0.0-service.jar "), dockerfile);
@@ -90,7 +95,7 @@ class InitCommandTest {
         try (Stream<Path> tree = Files.walk(project.resolve("src"))) {
             sources = tree.filter(p -> p.toString().endsWith(".java")).sorted().toList();
         }
-        assertEquals(5, sources.size(), sources.toString());
+        assertEquals(4, sources.size(), sources.toString());
         for (Path source : sources) {
             String text = Files.readString(source);
             Matcher declared = PACKAGE_LINE.matcher(text);
@@ -102,6 +107,10 @@ class InitCommandTest {
             assertFalse(text.contains("Greeting") || text.contains("greeting") || text.contains("package example"), source + " still names the example");
         }
         assertEquals("com.acme.hello.SaluteService", mainClass(project));
+        assertEquals("com.acme.hello.SaluteService#controllers",
+                pom(project, "/project/build/plugins/plugin[artifactId='metahook-maven-plugin']/executions/execution/configuration/controllers"));
+        assertEquals("salute",
+                pom(project, "/project/build/plugins/plugin[artifactId='metahook-maven-plugin']/executions/execution/configuration/service"));
         assertEquals("com.acme", pom(project, "/project/groupId"));
         assertTrue(Files.readString(project.resolve("salute.yaml")).contains("kind: Salute\n"));
 
@@ -122,7 +131,7 @@ class InitCommandTest {
         String output = new String(made.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(made.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
         assertEquals(0, made.exitValue(), output);
-        assertEquals("init: wrote 9 files to " + project + " (cd " + project + " && mvn verify)\n", output);
+        assertEquals("init: wrote 8 files to " + project + " (cd " + project + " && mvn verify)\n", output);
         assertTrue(Files.isRegularFile(project.resolve("src/main/java/example/GreetingService.java")));
         Process again = main("init", project.toString(), "--metahook-version", "0.1.0-SNAPSHOT");
         String refused = new String(again.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

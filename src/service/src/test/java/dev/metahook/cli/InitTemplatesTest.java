@@ -31,7 +31,7 @@ class InitTemplatesTest {
     private static final String SHOWN = "src/it/consumer/";
     private static final Pattern TAG = Pattern.compile("^<!-- file: " + Pattern.quote(SHOWN) + "(\\S+) -->$");
     private static final Pattern INIT = Pattern.compile("^java -jar target/metahook\\.jar init (.+)$");
-    private static final Pattern MANIFESTS = Pattern.compile("^java -cp target/(\\S+)-(\\S+)-service\\.jar (\\S+) \\S+$");
+    private static final Pattern MANIFESTS = Pattern.compile("^mvn -q package -Dmetahook\\.image=\\S+$");
 
     @TempDir
     Path temp;
@@ -41,7 +41,7 @@ class InitTemplatesTest {
         Map<Path, String> written = InitCommand.render(defaults());
         // The controller itself is shown at the README's top, which the section points to.
         Map<String, String> shown = taggedBlocks(readme());
-        assertTrue(shown.size() >= 6, "the section shows the project's files: " + shown.keySet());
+        assertTrue(shown.size() >= 5, "the section shows the project's files: " + shown.keySet());
         for (Map.Entry<String, String> block : shown.entrySet()) {
             String file = written.get(Path.of(block.getKey()));
             assertTrue(file != null, "README shows " + SHOWN + block.getKey() + ", which init does not write");
@@ -70,14 +70,44 @@ class InitTemplatesTest {
         args.addAll(List.of("--metahook-version", "0.1.0-SNAPSHOT"));
         assertEquals(0, InitCommand.run(args, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
 
-        // The manifests step the section shows runs the service jar and the manifests main this project has.
-        Matcher manifests = MANIFESTS.matcher(section.get(indexOf(section, MANIFESTS)));
-        assertTrue(manifests.matches());
+        // The manifests step the section shows is the project's build with the image named: the pom runs the plugin.
+        assertTrue(indexOf(section, MANIFESTS) > firstFile, "the section gives the manifests step after the files");
         String pom = Files.readString(temp.resolve("project/pom.xml"));
-        assertTrue(pom.contains("<artifactId>" + manifests.group(1) + "</artifactId>\n  <version>" + manifests.group(2) + "</version>"),
-                "the section's service jar " + manifests.group(1) + "-" + manifests.group(2) + " is the pom's artifact");
-        Path main = temp.resolve("project/src/main/java").resolve(manifests.group(3).replace('.', '/') + ".java");
-        assertTrue(Files.isRegularFile(main), "the section's manifests step runs " + manifests.group(3) + ", which init writes");
+        assertTrue(pom.contains("<image>${metahook.image}</image>"), "the plugin writes the manifests for -Dmetahook.image");
+    }
+
+    /** Every XML block the section shows is an excerpt of the pom init writes, indentation aside. */
+    @Test
+    void everyXmlBlockOfTheSectionIsPartOfThePomInitWrites() {
+        String pom = InitCommand.render(defaults()).get(Path.of("pom.xml"));
+        List<String> section = section();
+        int blocks = 0;
+        for (int i = 0; i < section.size(); i++) {
+            if (section.get(i).equals("```xml")) {
+                List<String> block = new ArrayList<>();
+                for (int line = i + 1; !section.get(line).equals("```"); line++) {
+                    block.add(section.get(line).strip());
+                }
+                String flat = String.join("\n", block);
+                String flatPom = pom.lines().map(String::strip).reduce((a, b) -> a + "\n" + b).orElseThrow();
+                assertTrue(flatPom.contains(flat), "README's XML block is not in init's pom:\n" + flat);
+                blocks++;
+            }
+        }
+        assertTrue(blocks >= 3, "the section shows the BOM, the dependencies and the plugin: " + blocks + " XML blocks");
+    }
+
+    /** src/it/consumer's pom is the one init writes, with the consumer's groupId and its own header. */
+    @Test
+    void theConsumersPomIsThePomInitWrites() throws IOException {
+        String init = InitCommand.render(new InitCommand.Project("com.example", InitCommand.DEFAULT_PACKAGE, InitCommand.DEFAULT_NAME,
+                "0.1.0-SNAPSHOT")).get(Path.of("pom.xml"));
+        String consumer = Files.readString(Path.of(SHOWN + "pom.xml"));
+        assertEquals(afterHeader(init), afterHeader(consumer));
+    }
+
+    private static String afterHeader(String pom) {
+        return pom.substring(pom.indexOf("<project "));
     }
 
     private static InitCommand.Project defaults() {

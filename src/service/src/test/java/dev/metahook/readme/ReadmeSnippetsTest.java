@@ -125,12 +125,18 @@ class ReadmeSnippetsTest {
         return sources;
     }
 
-    /** The README's manifests step, run: the CRD, the CompositeController and the hook service for the image. */
+    /**
+     * The README's manifests step as the consumer's pom configures the plugin (its registration method and service name),
+     * through the library the plugin runs: the CRD, the CompositeController and the hook service for the image. The
+     * plugin itself runs in src/it/consumer/run and src/it/init/run.
+     */
     @Test
     void theReadmeManifestsStepWritesWhatTheClusterNeeds() throws Exception {
         Path deploy = Path.of("target/readme-deploy");
-        ReadmeCode.type("example.GreetingManifests").getMethod("main", String[].class)
-                .invoke(null, (Object) new String[] {"registry.example.com/greeting:1.0.0", deploy.toString()});
+        String pom = Files.readString(CONSUMER.resolve("pom.xml"));
+        assertTrue(pom.contains("<controllers>example.GreetingService#controllers</controllers>") && pom.contains("<service>greeting</service>"), pom);
+        dev.metahook.manifests.Manifests.write(greetingControllers(),
+                dev.metahook.manifests.ManifestOptions.service("greeting", "registry.example.com/greeting:1.0.0"), deploy);
         YAMLMapper yaml = new YAMLMapper();
         JsonNode controller = yaml.readTree(deploy.resolve("greeting-controller.yaml").toFile());
         assertEquals("http://greeting.greeting-system/greeting/sync", controller.at("/spec/hooks/sync/webhook/url").asText());
