@@ -17,8 +17,6 @@ import java.util.TreeMap;
  * {@code crd.yaml} beside it. The kustomizations and example objects there are kept by hand.
  */
 final class ExampleManifests {
-    /** How examples/ is made; the drift test prints it. */
-    static final String REGENERATE = "java -jar target/metahook.jar manifests --examples examples";
     /** The hook service the examples' manifests point at: the built-in service run with METAHOOK_EXAMPLES=true. */
     static final ManifestOptions SERVICE = ManifestOptions.service("metahook", "ghcr.io/metahook/metahook:0.1.0");
     /** Where each example's registration goes, relative to examples/. */

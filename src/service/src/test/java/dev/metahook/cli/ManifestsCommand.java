@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code manifests}: writes the kustomize directory that runs the reference controllers (their
+ * The manifests of the built-in service and of the ported examples, as the drift tests and {@link #REGENERATE} write
+ * them (a test-side tool: the service jar carries no CRD generator). {@code manifests}: writes the kustomize directory that runs the reference controllers (their
  * CompositeControllers, CRDs and the hook service), generated from their registration; with
  * {@code --examples}, the ported examples' registrations and CRDs into the examples' directory.
  */
@@ -17,8 +18,14 @@ final class ManifestsCommand {
     static final String USAGE = "usage: java -jar metahook.jar manifests --out <directory> [--image <image>] [--namespace <namespace>]\n"
             + "       java -jar metahook.jar manifests --examples <directory>   (the ported examples' controller.yaml and crd.yaml files,"
             + " into <directory>/<example>/; the repository's is examples)";
-    /** How metacontroller/ is made; the drift test prints it. */
-    static final String REGENERATE = "java -jar target/metahook.jar manifests --out metacontroller";
+    /** How metacontroller/ and the examples' manifests are made again; the drift tests print it. */
+    static final String REGENERATE = "mvn -B -q verify -pl src/service -am -Dtest='ManifestsDriftTest,ExampleManifestsDriftTest'"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -Dmetahook.regenerate=true";
+
+    /** Whether the drift tests write the committed files instead of comparing them ({@code -Dmetahook.regenerate=true}). */
+    static boolean regenerating() {
+        return Boolean.getBoolean("metahook.regenerate");
+    }
 
     /** The Database controller needs a key to exist; writing manifests never derives a password with it. */
     static final byte[] UNUSED_KEY = "manifests are written without deriving any password".getBytes(StandardCharsets.UTF_8);

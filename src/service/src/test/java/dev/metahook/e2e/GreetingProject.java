@@ -18,12 +18,16 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import dev.metahook.api.Controllers;
+import dev.metahook.manifests.ManifestOptions;
+import dev.metahook.manifests.Manifests;
 
 /**
  * The project README's "Write a controller" starts from: {@code java -jar target/metahook.jar init DIR}
  * writes it, its main sources are compiled against this build's classes (the project's own
- * {@code mvn verify} is src/it/init/run's to prove), and its manifests step,
- * {@code GreetingManifests IMAGE DIRECTORY}, writes the kustomize directory.
+ * {@code mvn verify} is src/it/init/run's to prove), and its manifests step writes the kustomize directory
+ * as the pom's metahook-maven-plugin does: its registration method and service name, through the library the
+ * plugin runs.
  */
 final class GreetingProject {
     private static final YAMLMapper YAML = new YAMLMapper();
@@ -47,13 +51,17 @@ final class GreetingProject {
         return directory;
     }
 
-    /** The project's manifests step: its kustomize directory for this image, {@code deploy/}. */
+    /** The project's manifests step: its kustomize directory for this image, {@code target/deploy/}. */
     Path manifests(String image) throws Exception {
-        Path deploy = directory.resolve("deploy");
+        Path deploy = directory.resolve("target/deploy");
+        String pom = Files.readString(directory.resolve("pom.xml"));
+        if (!pom.contains("<controllers>example.GreetingService#controllers</controllers>") || !pom.contains("<service>greeting</service>")) {
+            throw new IllegalStateException("the project's pom no longer runs the manifests plugin as this rig does:\n" + pom);
+        }
         try (URLClassLoader loader = new URLClassLoader(new URL[] {directory.resolve("target/classes").toUri().toURL()},
                 GreetingProject.class.getClassLoader())) {
-            Class.forName("example.GreetingManifests", true, loader).getMethod("main", String[].class)
-                    .invoke(null, (Object) new String[] {image, deploy.toString()});
+            Controllers controllers = (Controllers) Class.forName("example.GreetingService", true, loader).getMethod("controllers").invoke(null);
+            Manifests.write(controllers, ManifestOptions.service("greeting", image), deploy);
         }
         return deploy;
     }
