@@ -1,12 +1,16 @@
 package dev.metahook.internal.server;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,13 +18,13 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509ExtendedTrustManager;
-import nl.altindag.ssl.pem.util.PemUtils;
-import nl.altindag.ssl.util.KeyManagerUtils;
-import nl.altindag.ssl.util.TrustManagerUtils;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -37,14 +41,15 @@ import org.slf4j.LoggerFactory;
  * looked at again every {@link #RECHECK_SECONDS} seconds and a new certificate and key (or CA bundle)
  * is served from the next handshake on, as cert-manager renews them in place; files that are broken,
  * half-written, do not match or are gone leave the pair in service as it is, and say so in the log.
+ * The files are read with the JDK alone ({@link PemFiles}).
  */
 final class TlsConnector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TlsConnector.class);
     static final long RECHECK_SECONDS = 10;
 
     private final ServerConfig.Tls tls;
-    private final X509ExtendedKeyManager keys;
-    private final X509ExtendedTrustManager trust;
+    private final SwappableKeys keys;
+    private final SwappableTrust trust;
     private final ServerConnector connector;
     private final ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(work -> {
         Thread thread = new Thread(work, "metahook-tls-reload");
@@ -60,13 +65,13 @@ final class TlsConnector implements AutoCloseable {
         Material material;
         try {
             files = read(tls);
-            material = material(tls);
+            material = material(tls, files);
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             throw new IllegalArgumentException("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used: " + e.getMessage(), e);
         }
         this.served = files;
-        this.keys = KeyManagerUtils.createSwappableKeyManager(material.keys());
-        this.trust = material.trust() == null ? null : TrustManagerUtils.createSwappableTrustManager(material.trust());
+        this.keys = new SwappableKeys(material.keys());
+        this.trust = material.trust() == null ? null : new SwappableTrust(material.trust());
         SslContextFactory.Server factory = new SslContextFactory.Server();
         factory.setSslContext(sslContext(keys, trust));
         factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
@@ -101,7 +106,7 @@ final class TlsConnector implements AutoCloseable {
             if (same(files, served)) {
                 return false;
             }
-            material = material(tls);
+            material = material(tls, files);
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             String why = e.getClass().getSimpleName() + ": " + e.getMessage();
             if (!why.equals(problem)) {
@@ -111,9 +116,9 @@ final class TlsConnector implements AutoCloseable {
             problem = why;
             return false;
         }
-        KeyManagerUtils.swapKeyManager(keys, material.keys());
+        keys.delegate = material.keys();
         if (trust != null) {
-            TrustManagerUtils.swapTrustManager(trust, material.trust());
+            trust.delegate = material.trust();
         }
         served = files;
         problem = null;
@@ -131,29 +136,42 @@ final class TlsConnector implements AutoCloseable {
     private record Material(X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate certificate) {
     }
 
-    private static Material material(ServerConfig.Tls tls) throws GeneralSecurityException {
-        X509ExtendedKeyManager keys = PemUtils.loadIdentityMaterial(tls.certFile(), tls.keyFile());
-        String alias = null;
-        for (String type : List.of("RSA", "EC", "EdDSA", "RSASSA-PSS")) {
-            String[] found = keys.getServerAliases(type, null);
-            if (alias == null && found != null && found.length > 0) {
-                alias = found[0];
-            }
-        }
-        X509Certificate[] chain = alias == null ? null : keys.getCertificateChain(alias);
-        PrivateKey key = alias == null ? null : keys.getPrivateKey(alias);
-        if (chain == null || chain.length == 0 || key == null) {
-            throw new GeneralSecurityException("no certificate with its key in " + tls.certFile() + " and " + tls.keyFile());
-        }
-        if (!matches(key, chain[0].getPublicKey())) {
+    /**
+     * What the files hold, as {@link #read} read them (the bytes the change check compares): the certificate
+     * chain, its key and the client CA bundle if there is one.
+     */
+    private static Material material(ServerConfig.Tls tls, List<byte[]> files) throws GeneralSecurityException, IOException {
+        List<X509Certificate> chain = PemFiles.certificates(tls.certFile(), files.get(0));
+        PrivateKey key = PemFiles.privateKey(tls.keyFile(), files.get(1));
+        if (!matches(key, chain.get(0).getPublicKey())) {
             throw new GeneralSecurityException("the key in " + tls.keyFile() + " is not the key of the certificate in " + tls.certFile());
         }
-        X509ExtendedTrustManager trust = tls.clientCaFile() == null ? null : PemUtils.loadTrustMaterial(tls.clientCaFile());
-        return new Material(keys, trust, chain[0]);
+        char[] password = "in memory only".toCharArray();
+        KeyStore identity = KeyStore.getInstance("PKCS12");
+        identity.load(null, null);
+        identity.setKeyEntry("tls", key, password, chain.toArray(X509Certificate[]::new));
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(identity, password);
+        X509ExtendedTrustManager trust = null;
+        if (tls.clientCaFile() != null) {
+            KeyStore authorities = KeyStore.getInstance("PKCS12");
+            authorities.load(null, null);
+            List<X509Certificate> bundle = PemFiles.certificates(tls.clientCaFile(), files.get(2));
+            for (int i = 0; i < bundle.size(); i++) {
+                authorities.setCertificateEntry("ca-" + i, bundle.get(i));
+            }
+            TrustManagerFactory trusted = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trusted.init(authorities);
+            trust = (X509ExtendedTrustManager) trusted.getTrustManagers()[0];
+        }
+        return new Material((X509ExtendedKeyManager) keys.getKeyManagers()[0], trust, chain.get(0));
     }
 
     /** Whether the private key signs what the certificate's public key verifies. */
     private static boolean matches(PrivateKey key, PublicKey certified) throws GeneralSecurityException {
+        if (!key.getAlgorithm().equals(certified.getAlgorithm())) {
+            return false;
+        }
         String algorithm = switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
@@ -161,7 +179,7 @@ final class TlsConnector implements AutoCloseable {
             default -> null;
         };
         if (algorithm == null) {
-            return key.getAlgorithm().equals(certified.getAlgorithm());
+            return true;
         }
         byte[] probe = "metahook: does this key go with this certificate".getBytes(StandardCharsets.UTF_8);
         Signature signer = Signature.getInstance(algorithm);
@@ -203,6 +221,99 @@ final class TlsConnector implements AutoCloseable {
             return context;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("every Java runtime has TLS", e);
+        }
+    }
+
+    /** The key manager in service, swapped for a renewed one: handshakes from then on take the new pair. */
+    private static final class SwappableKeys extends X509ExtendedKeyManager {
+        volatile X509ExtendedKeyManager delegate;
+
+        SwappableKeys(X509ExtendedKeyManager delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return delegate.getClientAliases(keyType, issuers);
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return delegate.chooseClientAlias(keyType, issuers, socket);
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+            return delegate.chooseEngineClientAlias(keyType, issuers, engine);
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return delegate.getServerAliases(keyType, issuers);
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return delegate.chooseServerAlias(keyType, issuers, socket);
+        }
+
+        @Override
+        public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+            return delegate.chooseEngineServerAlias(keyType, issuers, engine);
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return delegate.getCertificateChain(alias);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return delegate.getPrivateKey(alias);
+        }
+    }
+
+    /** The client CA bundle in service, swapped for a changed one: handshakes from then on are checked against it. */
+    private static final class SwappableTrust extends X509ExtendedTrustManager {
+        volatile X509ExtendedTrustManager delegate;
+
+        SwappableTrust(X509ExtendedTrustManager delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            delegate.checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            delegate.checkClientTrusted(chain, authType, socket);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            delegate.checkClientTrusted(chain, authType, engine);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            delegate.checkServerTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            delegate.checkServerTrusted(chain, authType, socket);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            delegate.checkServerTrusted(chain, authType, engine);
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return delegate.getAcceptedIssuers();
         }
     }
 }

@@ -1,90 +1,115 @@
 package dev.metahook.internal.server;
 
-import java.io.StringWriter;
-import java.math.BigInteger;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
+import java.security.KeyStore;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Date;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 
-/** A throwaway CA, a server certificate for 127.0.0.1 and a client certificate, written as PEM files like a TLS Secret's. */
+/**
+ * A throwaway CA, a server certificate for 127.0.0.1 and a client certificate, written as PEM files like
+ * a TLS Secret's, by {@code openssl}: the keys in PKCS#1 ({@code RSA PRIVATE KEY}), as cert-manager writes
+ * an RSA key by default.
+ */
 final class Certificates {
     final Path caCert;
     final Path serverCert;
     final Path serverKey;
     final Path clientCert;
     final Path clientKey;
-    private static final java.util.concurrent.atomic.AtomicLong SERIAL = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
-    private final KeyPair ca;
+    private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
+    private final Path dir;
+    private final Path caKey;
 
     Certificates(Path dir) throws Exception {
-        ca = keys();
-        X509Certificate caCertificate = sign("CN=metahook test CA", ca, "CN=metahook test CA", ca, true, null);
-        KeyPair server = keys();
-        X509Certificate serverCertificate = sign("CN=127.0.0.1", server, "CN=metahook test CA", ca, false,
-                new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-                        new GeneralName(GeneralName.dNSName, "localhost")}));
-        KeyPair client = keys();
-        X509Certificate clientCertificate = sign("CN=metacontroller", client, "CN=metahook test CA", ca, false, null);
-        caCert = write(dir.resolve("ca.crt"), caCertificate);
-        serverCert = write(dir.resolve("tls.crt"), serverCertificate);
-        serverKey = write(dir.resolve("tls.key"), server.getPrivate());
-        clientCert = write(dir.resolve("client.crt"), clientCertificate);
-        clientKey = write(dir.resolve("client.key"), client.getPrivate());
+        this.dir = dir;
+        caKey = rsaKey(dir.resolve("ca.key"));
+        caCert = dir.resolve("ca.crt");
+        openssl("req", "-x509", "-key", caKey.toString(), "-subj", "/CN=metahook test CA", "-days", "1",
+                "-set_serial", String.valueOf(SERIAL.incrementAndGet()),
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-out", caCert.toString());
+        serverKey = rsaKey(dir.resolve("tls.key"));
+        serverCert = sign(dir.resolve("tls.crt"), serverKey, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost");
+        clientKey = rsaKey(dir.resolve("client.key"));
+        clientCert = sign(dir.resolve("client.crt"), clientKey, "/CN=metacontroller", null);
     }
 
     /** A new server certificate and key from the same CA, written over these files as cert-manager renews a Secret. */
     void renewServer(Path cert, Path key) throws Exception {
-        KeyPair server = keys();
-        write(cert, sign("CN=127.0.0.1", server, "CN=metahook test CA", ca, false,
-                new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.iPAddress, "127.0.0.1")})));
-        write(key, server.getPrivate());
+        Path newKey = rsaKey(Files.createTempFile(dir, "renewed", ".key"));
+        Path newCert = sign(Files.createTempFile(dir, "renewed", ".crt"), newKey, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1");
+        Files.write(cert, Files.readAllBytes(newCert));
+        Files.write(key, Files.readAllBytes(newKey));
     }
 
     /** A certificate for a key that is not in the key file beside it. */
     void certificateForAnotherKey(Path cert) throws Exception {
-        write(cert, sign("CN=127.0.0.1", keys(), "CN=metahook test CA", ca, false,
-                new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.iPAddress, "127.0.0.1")})));
+        Path other = rsaKey(Files.createTempFile(dir, "other", ".key"));
+        Files.write(cert, Files.readAllBytes(sign(Files.createTempFile(dir, "other", ".crt"), other, "/CN=127.0.0.1",
+                "subjectAltName=IP:127.0.0.1")));
     }
 
-    private static KeyPair keys() throws Exception {
-        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-        generator.initialize(2048);
-        return generator.generateKeyPair();
+    private static Path rsaKey(Path file) throws IOException, InterruptedException {
+        openssl("genrsa", "-traditional", "-out", file.toString(), "2048");
+        return file;
     }
 
-    private static X509Certificate sign(String subject, KeyPair subjectKeys, String issuer, KeyPair issuerKeys, boolean ca,
-                                        GeneralNames names) throws Exception {
-        Instant now = Instant.now();
-        JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(new X500Name(issuer), BigInteger.valueOf(SERIAL.incrementAndGet()),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), new X500Name(subject),
-                subjectKeys.getPublic());
-        builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
-        if (names != null) {
-            builder.addExtension(Extension.subjectAlternativeName, false, names);
+    /** A certificate for {@code key} that the CA signs: not a CA itself, with {@code names} if not null. */
+    private Path sign(Path file, Path key, String subject, String names) throws IOException, InterruptedException {
+        Path request = Files.createTempFile(dir, "request", ".csr");
+        openssl("req", "-new", "-key", key.toString(), "-subj", subject, "-out", request.toString());
+        Path extensions = Files.writeString(Files.createTempFile(dir, "extensions", ".cnf"),
+                "basicConstraints=critical,CA:FALSE\n" + (names == null ? "" : names + "\n"));
+        openssl("x509", "-req", "-in", request.toString(), "-CA", caCert.toString(), "-CAkey", caKey.toString(),
+                "-set_serial", String.valueOf(SERIAL.incrementAndGet()), "-days", "1", "-sha256",
+                "-extfile", extensions.toString(), "-out", file.toString());
+        return file;
+    }
+
+    /** A client's trust managers: the certificates of {@code bundle} (PEM), and nothing else. */
+    static TrustManager[] trusting(Path bundle) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        List<X509Certificate> certificates = PemFiles.certificates(bundle);
+        for (int i = 0; i < certificates.size(); i++) {
+            store.setCertificateEntry("ca-" + i, certificates.get(i));
         }
-        return new JcaX509CertificateConverter().getCertificate(
-                builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(issuerKeys.getPrivate())));
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(store);
+        return factory.getTrustManagers();
     }
 
-    private static Path write(Path file, Object pem) throws Exception {
-        StringWriter text = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-            writer.writeObject(pem);
+    /** A client's key managers: the certificate chain and key of these PEM files. */
+    static KeyManager[] identity(Path cert, Path key) throws Exception {
+        char[] password = "test".toCharArray();
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        store.setKeyEntry("client", PemFiles.privateKey(key), password, PemFiles.certificates(cert).toArray(X509Certificate[]::new));
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(store, password);
+        return factory.getKeyManagers();
+    }
+
+    /** Runs openssl with {@code arguments}; what it prints is in the exception if it fails. */
+    static String openssl(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            process.destroy();
+            throw new IOException(String.join(" ", command) + " failed: " + output);
         }
-        return Files.writeString(file, text.toString());
+        return output;
     }
 }

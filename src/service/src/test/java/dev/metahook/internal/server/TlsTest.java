@@ -27,9 +27,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedKeyManager;
-import nl.altindag.ssl.pem.util.PemUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -52,9 +49,8 @@ class TlsTest {
 
     private static HttpClient client(Certificates certificates, boolean withClientCertificate) throws Exception {
         SSLContext context = SSLContext.getInstance("TLS");
-        X509ExtendedKeyManager[] keys = withClientCertificate
-                ? new X509ExtendedKeyManager[] {PemUtils.loadIdentityMaterial(certificates.clientCert, certificates.clientKey)} : null;
-        context.init(keys, new TrustManager[] {PemUtils.loadTrustMaterial(certificates.caCert)}, null);
+        context.init(withClientCertificate ? Certificates.identity(certificates.clientCert, certificates.clientKey) : null,
+                Certificates.trusting(certificates.caCert), null);
         return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_1_1).build();
     }
 
@@ -118,7 +114,7 @@ class TlsTest {
         try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
             for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
                 SSLContext context = SSLContext.getInstance("TLS");
-                context.init(null, new TrustManager[] {PemUtils.loadTrustMaterial(certificates.caCert)}, null);
+                context.init(null, Certificates.trusting(certificates.caCert), null);
                 try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", server.port())) {
                     socket.setEnabledProtocols(new String[] {protocol});
                     socket.startHandshake();
@@ -189,7 +185,7 @@ class TlsTest {
     /** The serial number of the certificate the server presents in a new handshake (a new context: no session is resumed). */
     private static BigInteger servedSerial(int port, Certificates certificates) throws Exception {
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {PemUtils.loadTrustMaterial(certificates.caCert)}, null);
+        context.init(null, Certificates.trusting(certificates.caCert), null);
         try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
             socket.startHandshake();
             return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
