@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An application on another SLF4J backend excludes Logback from the metahook dependency: its service
- * still starts and answers, as a real process whose class path has no Logback and no logstash encoder.
+ * still starts and answers, as a real process whose class path has no Logback.
  */
 class WithoutLogbackTest {
     /** A service of one's own, started in the child process. */

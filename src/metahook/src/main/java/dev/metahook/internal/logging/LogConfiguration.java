@@ -11,7 +11,6 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
-import net.logstash.logback.encoder.LogstashEncoder;
 
 /**
  * The service's logging, set up in code: {@code LOG_FORMAT=json} (the container's default) writes one
@@ -80,13 +79,8 @@ public final class LogConfiguration extends ContextAwareBase implements Configur
     }
 
     private static Encoder<ILoggingEvent> json(LoggerContext context) {
-        LogstashEncoder encoder = new LogstashEncoder();
+        JsonLines encoder = new JsonLines();
         encoder.setContext(context);
-        encoder.setIncludeContext(false);
-        encoder.setIncludeMdc(true);
-        encoder.getFieldNames().setVersion("[ignore]");
-        encoder.getFieldNames().setLevelValue("[ignore]");
-        encoder.getFieldNames().setThread("[ignore]");
         encoder.start();
         return encoder;
     }
