@@ -13,36 +13,71 @@ import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two artifacts the package phase builds (docs/design.md, "Two artifacts"): the library a user's pom
- * depends on holds no reference controllers, ported examples or command line, and registers its logging
- * configuration for Logback; the service jar holds all of them and starts the command line.
+ * The artifacts the package phase builds, one per audience (docs/public-api.md): each library jar holds its own
+ * packages and nothing else (no shaded copy, none of another artifact's), and the service jar the image runs holds
+ * the command line, the reference controllers and the examples without the CRD generator or Bouncy Castle.
  */
 class ArtifactsIT {
-    private static final List<String> SERVICE_ONLY = List.of("dev/metahook/cli/", "dev/metahook/controllers/",
-            "dev/metahook/examples/");
-
     @Test
-    void theLibraryJarHoldsOnlyTheLibrary() throws IOException {
-        try (JarFile jar = new JarFile(library().toFile())) {
-            List<String> serviceOnly = jar.stream().map(ZipEntry::getName)
-                    .filter(name -> SERVICE_ONLY.stream().anyMatch(name::startsWith)).toList();
-            assertEquals(List.of(), serviceOnly, library() + " holds the service's classes");
-            assertTrue(jar.getEntry("dev/metahook/Metahook.class") != null, "Metahook.serve is in the library");
-            assertTrue(jar.getEntry("dev/metahook/testkit/HookTester.class") != null, "the test kit is in the library");
+    void metahookHoldsTheApiTheFacadeAndTheInternalsOfServing() throws IOException {
+        List<String> entries = classes("src/metahook", "metahook");
+        assertOnlyUnder(entries, "dev/metahook/api/", "dev/metahook/internal/", "dev/metahook/Metahook", "dev/metahook/ServeOptions",
+                "dev/metahook/Server");
+        assertNone(entries, "dev/metahook/internal/sim/", "dev/metahook/testkit/", "dev/metahook/manifests/");
+        try (JarFile jar = new JarFile(jar("src/metahook", "metahook").toFile())) {
             assertEquals("dev.metahook.internal.logging.LogConfiguration", configurator(jar));
         }
     }
 
     @Test
-    void theServiceJarHoldsEverythingAndStartsTheCommandLine() throws IOException {
+    void theTestKitHoldsTheKitAndTheSimulator() throws IOException {
+        assertOnlyUnder(classes("src/testkit", "metahook-testkit"), "dev/metahook/testkit/", "dev/metahook/internal/sim/");
+    }
+
+    @Test
+    void theManifestsHoldOnlyTheManifestsAndThePluginOnlyItsGoal() throws IOException {
+        assertOnlyUnder(classes("src/manifests", "metahook-manifests"), "dev/metahook/manifests/");
+        assertOnlyUnder(classes("src/maven-plugin", "metahook-maven-plugin"), "dev/metahook/maven/");
+        try (JarFile plugin = new JarFile(jar("src/maven-plugin", "metahook-maven-plugin").toFile())) {
+            String descriptor = new String(plugin.getInputStream(plugin.getEntry("META-INF/maven/plugin.xml")).readAllBytes(),
+                    StandardCharsets.UTF_8);
+            assertTrue(descriptor.contains("<goalPrefix>metahook</goalPrefix>") && descriptor.contains("<goal>manifests</goal>"), descriptor);
+        }
+    }
+
+    @Test
+    void theServiceJarHoldsTheServiceWithoutTheBuildTimeGenerator() throws IOException {
         try (JarFile jar = new JarFile("target/metahook.jar")) {
             assertEquals("dev.metahook.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
             for (String name : List.of("dev/metahook/cli/Main.class", "dev/metahook/controllers/webapp/WebAppController.class",
                     "dev/metahook/examples/Examples.class", "dev/metahook/cli/warm-up/webapp-sync.json",
-                    "dev/metahook/Metahook.class", "ch/qos/logback/classic/Logger.class")) {
+                    "dev/metahook/Metahook.class", "dev/metahook/internal/sim/Simulator.class", "ch/qos/logback/classic/Logger.class")) {
                 assertTrue(jar.getEntry(name) != null, "target/metahook.jar holds " + name);
             }
+            List<String> foreign = jar.stream().map(ZipEntry::getName)
+                    .filter(name -> name.startsWith("io/fabric8/crdv2/") || name.startsWith("org/bouncycastle/")
+                            || name.startsWith("dev/metahook/manifests/") || name.startsWith("org/eclipse/jetty/websocket/")
+                            || name.startsWith("io/fabric8/kubernetes/client/"))
+                    .limit(5).toList();
+            assertEquals(List.of(), foreign, "the service jar carries the CRD generator, the client API, websockets or Bouncy Castle");
             assertEquals("dev.metahook.internal.logging.LogConfiguration", configurator(jar));
+        }
+    }
+
+    private static void assertOnlyUnder(List<String> classes, String... prefixes) {
+        List<String> stray = classes.stream().filter(name -> List.of(prefixes).stream().noneMatch(name::startsWith)).limit(10).toList();
+        assertTrue(!classes.isEmpty(), "the jar has classes");
+        assertEquals(List.of(), stray, "classes outside " + List.of(prefixes));
+    }
+
+    private static void assertNone(List<String> classes, String... prefixes) {
+        assertEquals(List.of(), classes.stream().filter(name -> List.of(prefixes).stream().anyMatch(name::startsWith)).limit(10).toList());
+    }
+
+    /** The class files (and other entries outside META-INF) of a module's main jar. */
+    private static List<String> classes(String module, String artifact) throws IOException {
+        try (JarFile jar = new JarFile(jar(module, artifact).toFile())) {
+            return jar.stream().map(ZipEntry::getName).filter(name -> !name.startsWith("META-INF/") && !name.endsWith("/")).toList();
         }
     }
 
@@ -52,12 +87,11 @@ class ArtifactsIT {
         return new String(jar.getInputStream(services).readAllBytes(), StandardCharsets.UTF_8).trim();
     }
 
-    /** target/metahook-VERSION.jar: the main artifact, the one {@code mvn install} installs for a user's pom. */
-    private static Path library() throws IOException {
-        try (var files = Files.list(Path.of("target"))) {
-            List<Path> jars = files.filter(file -> file.getFileName().toString().matches("metahook-[0-9][^-]*(-SNAPSHOT)?\\.jar"))
-                    .toList();
-            assertEquals(1, jars.size(), "one main artifact in target: " + jars);
+    /** MODULE/target/ARTIFACT-VERSION.jar, the module's main artifact. */
+    private static Path jar(String module, String artifact) throws IOException {
+        try (var files = Files.list(Path.of(module, "target"))) {
+            List<Path> jars = files.filter(file -> file.getFileName().toString().matches(artifact + "-[0-9][^-]*(-SNAPSHOT)?\\.jar")).toList();
+            assertEquals(1, jars.size(), "one main artifact in " + module + "/target: " + jars);
             return jars.get(0);
         }
     }
