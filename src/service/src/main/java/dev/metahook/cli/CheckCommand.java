@@ -27,15 +27,16 @@ import java.util.Set;
 final class CheckCommand {
     static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
-            + " [--url <hook url>] [--passes <n>]";
+            + " [--url <hook url>] [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
         Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
-                "url", "passes"), USAGE);
-        ControllerSpec spec = ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name"));
+                "url", "passes", "timeout"), USAGE);
+        ControllerSpec spec = timeout(ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name")),
+                arguments.optional("timeout"));
         String requestFile = arguments.optional("request");
         if (requestFile != null && spec.decorator()) {
             throw new UsageException("--request takes a CompositeController's request; " + spec.name() + " is a DecoratorController\n" + USAGE);
@@ -75,6 +76,21 @@ final class CheckCommand {
             throw new UsageException(file + ": not a CompositeController request: " + e.getMessage());
         }
         return Json.parse(body);
+    }
+
+    /**
+     * The time budget of every hook: {@code --timeout} when given, else the controller's
+     * {@code webhook.timeout}, else Metacontroller's 10 s (as {@link ControllerSpec} read it).
+     */
+    private static ControllerSpec timeout(ControllerSpec spec, String text) {
+        if (text == null) {
+            return spec;
+        }
+        try {
+            return spec.withTimeout(ControllerSpec.duration(text));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--timeout must be a duration such as 10s or 500ms, got '" + text + "'\n" + USAGE);
+        }
     }
 
     private static int passes(String text) {

@@ -14,11 +14,13 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -232,6 +234,70 @@ class CheckCommandTest {
             reports(slowAnswers, "too-slow");
             assertTrue(slowAnswers.output().contains("more than the 1000 ms Metacontroller waits"), slowAnswers.output());
         }
+    }
+
+    @Test
+    void aHookRepeatablySlowerThanItsTimeoutIsCaughtAndTheFlagOverridesTheControllers() throws Exception {
+        String slow = controller("", true);
+        Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 30s}}"));
+        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 400))) {
+            Result slowAnswers = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3",
+                    "--timeout", "150ms"));
+            reports(slowAnswers, "too-slow");
+            assertTrue(slowAnswers.output().contains("more than the 150 ms Metacontroller waits"), slowAnswers.output());
+        }
+    }
+
+    @Test
+    void oneSlowCallIsNotABreachWhenTheSameRequestIsFastAgain() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(),
+                calls.getAndIncrement() == 0 ? 600 : 0))) {
+            Result result = run(List.of("--controller", controller("", true), "--parent", file("p.yaml", PARENT), "--url", hook.url(),
+                    "--passes", "4", "--timeout", "300ms"));
+            assertEquals(0, result.exit(), result.output());
+        }
+    }
+
+    @Test
+    void aCleanHookIsCleanUnderCpuStress() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> busy = new ArrayList<>();
+        for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
+            Thread thread = new Thread(() -> {
+                long spin = 0;
+                while (!stop.get()) {
+                    spin = spin * 31 + 7;
+                }
+                if (spin == 42) {
+                    System.out.print("");
+                }
+            }, "busy-" + i);
+            thread.setDaemon(true);
+            thread.start();
+            busy.add(thread);
+        }
+        try {
+            for (int run = 0; run < 3; run++) {
+                Result http = check(request -> ScriptedHook.Answer.ok(ScriptedHook.wellBehaved(request)));
+                assertEquals(0, http.exit(), http.output());
+            }
+            Result inProcess = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
+                    "--timeout", "1ms"));
+            assertEquals(0, inProcess.exit(), inProcess.output());
+        } finally {
+            stop.set(true);
+            for (Thread thread : busy) {
+                thread.join();
+            }
+        }
+    }
+
+    @Test
+    void aTimeoutThatIsNoDurationIsAUsageError() throws Exception {
+        Result result = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
+                "--timeout", "soon"));
+        assertEquals(2, result.exit(), result.output());
     }
 
     @Test

@@ -49,6 +49,13 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean decorator
                 spec.path("generateSelector").asBoolean(false), List.copyOf(children), Map.copyOf(hooks));
     }
 
+    /** The same controller with every hook's timeout replaced (check's {@code --timeout}). */
+    public ControllerSpec withTimeout(Duration timeout) {
+        Map<String, HookConfig> replaced = new LinkedHashMap<>();
+        hooks.forEach((hook, config) -> replaced.put(hook, new HookConfig(config.url(), timeout, config.version(), config.strict())));
+        return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, Map.copyOf(replaced));
+    }
+
     public boolean hasFinalize() {
         return hooks.containsKey("finalize");
     }
@@ -82,7 +89,7 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean decorator
     }
 
     /** A Go duration such as {@code 10s}, {@code 1m30s} or {@code 500ms}; zero or less means Metacontroller's 10 s. */
-    static Duration duration(String text) {
+    public static Duration duration(String text) {
         Matcher matcher = DURATION.matcher(text);
         Duration total = Duration.ZERO;
         int end = 0;

@@ -13,14 +13,27 @@ import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A hook at a URL, called over HTTP/1.1 with keep-alive and the controller's timeout, with the
  * headers Metacontroller sends. A redirect is not followed: Metacontroller would turn the POST into
  * a GET, so it is an error either way.
+ *
+ * <p>How long a call took is what {@code too-slow} is judged by, so it is measured to say something
+ * about the hook, not about the machine {@code check} runs on: an answer that came later than the
+ * hook's timeout is timed again, by sending the same request {@value #RETIMES} more times, and the
+ * reply says the fastest of those. One slow call (the first of the process, which pays class loading,
+ * the connection and JIT in this JVM, or one a loaded machine held up) is thereby never a breach; a
+ * hook slower than its budget every time is. Once a hook has been timed slow again, later slow calls
+ * of it are not timed again (it is slow, and each would cost its timeout several times over).
  */
 public final class HttpHook implements HookClient {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** How many more times an answer later than the timeout is timed. */
+    static final int RETIMES = 3;
+    private final Set<String> slow = ConcurrentHashMap.newKeySet();
     private final Map<String, URI> urls;
     private final Map<String, Duration> timeouts;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -62,6 +75,26 @@ public final class HttpHook implements HookClient {
 
     @Override
     public Reply call(String hook, byte[] body) {
+        Reply reply = send(hook, body);
+        Duration timeout = timeouts.getOrDefault(hook, Duration.ofSeconds(10));
+        if (reply.error() != null || reply.took().compareTo(timeout) <= 0 || slow.contains(hook)) {
+            return reply;
+        }
+        Duration fastest = null;
+        for (int i = 0; i < RETIMES; i++) {
+            Duration took = send(hook, body).took();
+            fastest = fastest == null || took.compareTo(fastest) < 0 ? took : fastest;
+            if (fastest.compareTo(timeout) <= 0) {
+                break;
+            }
+        }
+        if (fastest.compareTo(timeout) > 0) {
+            slow.add(hook);
+        }
+        return new Reply(reply.status(), reply.headers(), reply.body(), fastest, reply.error());
+    }
+
+    private Reply send(String hook, byte[] body) {
         URI url = urls.get(hook);
         if (url == null) {
             throw new IllegalArgumentException("the controller has no " + hook + " hook");
