@@ -209,6 +209,8 @@ public final class HookServer implements AutoCloseable {
         byte[] body = new byte[0];
         try {
             if (!authenticator.allows(ctx.header("Authorization"))) {
+                controller = CallLog.bounded(controller);
+                hook = CallLog.bounded(hook);
                 answer = rejected(ctx);
             } else {
                 BodyIntake.Intake taken = intake.take(ctx.req());
