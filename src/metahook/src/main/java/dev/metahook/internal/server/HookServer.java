@@ -285,8 +285,16 @@ public final class HookServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A {@code 401}, answered without reading the body: a body that may still be on its way leaves the
+     * connection unusable (Jetty closes it rather than read what an unauthenticated caller sends), so the
+     * answer says {@code Connection: close} whenever the call has one, and the client knows not to reuse it.
+     */
     private HookAnswer rejected(Context ctx) {
         ctx.header("WWW-Authenticate", authenticator.challenge());
+        if (ctx.req().getContentLengthLong() != 0) {
+            ctx.header("Connection", "close");
+        }
         return HookAnswer.problem(Problem.of("unauthorized", "Unauthorized", 401,
                 "hook calls need the credentials this service is configured with (Authorization header)"));
     }
