@@ -27,7 +27,7 @@ final class CallLog {
 
     static void log(String controller, String hook, HookAnswer answer, int status, Duration took, byte[] request) {
         HookAnswer.Facts facts = answer.facts();
-        var line = (status >= 500 ? LOG.atWarn() : LOG.atInfo())
+        var line = (status >= 500 || status == 0 ? LOG.atWarn() : LOG.atInfo())
                 .addKeyValue("controller", controller)
                 .addKeyValue("hook", hook)
                 .addKeyValue("parent", facts.parent())
