@@ -27,6 +27,11 @@ public record HookAnswer(int status, String contentType, Map<String, String> hea
         }
     }
 
+    /** This answer as logged and counted when it could not be written whole: outcome {@code write-failed}, no body. */
+    public HookAnswer writeFailed() {
+        return new HookAnswer(status, contentType, Map.of(), new byte[0], "write-failed", facts);
+    }
+
     static HookAnswer ok(byte[] body, String outcome, int desired) {
         return new HookAnswer(200, JSON, Map.of(), body, outcome, new Facts("", -1, 0, desired));
     }

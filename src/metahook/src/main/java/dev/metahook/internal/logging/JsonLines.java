@@ -6,6 +6,9 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.encoder.EncoderBase;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,10 +23,11 @@ import org.slf4j.event.KeyValuePair;
  * {@code logger_name}, {@code level}, then the MDC's entries (strings), the event's key-value pairs (numbers and
  * booleans as such) and {@code stack_trace} when it carries one: the fields log pipelines read from the Logstash
  * layout. Written with Jackson, which the service carries anyway, so every value is escaped (a newline or an escape
- * character in a parent's name stays inside its string) and no JSON-encoder library is on a user's class path.
+ * character in a parent's name stays inside its string; so are DEL, C1 controls and U+2028/U+2029, which some
+ * viewers take for line breaks) and no JSON-encoder library is on a user's class path.
  */
 final class JsonLines extends EncoderBase<ILoggingEvent> {
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = new JsonFactory().setCharacterEscapes(new LineSafe());
     private static final byte[] NOTHING = new byte[0];
 
     @Override
@@ -82,6 +86,29 @@ final class JsonLines extends EncoderBase<ILoggingEvent> {
             json.writeBoolean(bool);
         } else {
             json.writeString(value.toString());
+        }
+    }
+
+    /** JSON's own escapes, and {@code \\uXXXX} for DEL, the C1 controls and the Unicode line and paragraph separators. */
+    private static final class LineSafe extends CharacterEscapes {
+        private static final int[] ASCII;
+
+        static {
+            ASCII = CharacterEscapes.standardAsciiEscapesForJSON();
+            ASCII[0x7f] = CharacterEscapes.ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ASCII;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            if ((ch >= 0x80 && ch <= 0x9f) || ch == 0x2028 || ch == 0x2029) {
+                return new SerializedString(String.format("\\u%04x", ch));
+            }
+            return null;
         }
     }
 }

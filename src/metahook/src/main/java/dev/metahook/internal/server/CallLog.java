@@ -8,17 +8,26 @@ import org.slf4j.LoggerFactory;
 /**
  * One structured line per hook call: controller, hook, parent, generation, outcome, status code,
  * duration and children counts, as key-value pairs (JSON fields in the container). Bodies only at
- * debug level, with Secret data redacted; credentials never, since they live in headers this never reads.
+ * debug level, with Secret data redacted; credentials never, since they live in headers this never reads. An
+ * unauthenticated caller's controller and hook segments are logged {@link #bounded}; every value is escaped by the
+ * log's encoder, so no caller can write a line of its own.
  */
 final class CallLog {
     private static final Logger LOG = LoggerFactory.getLogger("metahook.calls");
 
+    static final int BOUND = 64;
+
     private CallLog() {
+    }
+
+    /** What an unauthenticated caller put in a path segment, as logged: at most {@value #BOUND} characters (the log's encoder escapes them). */
+    static String bounded(String segment) {
+        return segment.length() <= BOUND ? segment : segment.substring(0, BOUND) + "...";
     }
 
     static void log(String controller, String hook, HookAnswer answer, int status, Duration took, byte[] request) {
         HookAnswer.Facts facts = answer.facts();
-        var line = (status >= 500 ? LOG.atWarn() : LOG.atInfo())
+        var line = (status >= 500 || status == 0 ? LOG.atWarn() : LOG.atInfo())
                 .addKeyValue("controller", controller)
                 .addKeyValue("hook", hook)
                 .addKeyValue("parent", facts.parent())

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class HookServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
     private static final String HOOK_PATH = "/{controller}/{hook}";
+    /** How long a client may pause reading an answer: generous (a 12 MB answer to a client that stops for 7 s arrives whole), and apart from the request body's 5 s. */
+    static final Duration WRITE_IDLE_TIMEOUT = Duration.ofSeconds(30);
     private static final List<HandlerType> OTHER_METHODS =
             List.of(HandlerType.GET, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE, HandlerType.HEAD);
 
@@ -209,6 +212,8 @@ public final class HookServer implements AutoCloseable {
         byte[] body = new byte[0];
         try {
             if (!authenticator.allows(ctx.header("Authorization"))) {
+                controller = CallLog.bounded(controller);
+                hook = CallLog.bounded(hook);
                 answer = rejected(ctx);
             } else {
                 BodyIntake.Intake taken = intake.take(ctx.req());
@@ -220,9 +225,6 @@ public final class HookServer implements AutoCloseable {
                 ctx.header("Connection", "close");
             }
             status = head(ctx, answer);
-            if (counted) {
-                observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
-            }
         } catch (IOException | RuntimeException e) {
             Optional<Problem> clientFault = BodyFailure.of(e);
             if (clientFault.isEmpty()) {
@@ -232,10 +234,13 @@ public final class HookServer implements AutoCloseable {
             ctx.header("Connection", "close");
             answer = HookAnswer.problem(clientFault.get());
             status = head(ctx, answer);
-            observe(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+            counted = true;
+            body = new byte[0];
         }
-        if (status != 304) {
-            send(ctx, answer.body());
+        boolean written = status == 304 || send(ctx, answer.body());
+        if (counted) {
+            observe(controller, hook, written ? answer : answer.writeFailed(), written ? status : 0,
+                    Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
         }
     }
 
@@ -269,22 +274,42 @@ public final class HookServer implements AutoCloseable {
     }
 
     /**
-     * Writes the body, once the call is logged and counted, straight to the response with its length:
-     * a result handed to Javalin is copied through a 32 KiB buffer of its own on every call, which was
-     * a fifth of what a WebApp sync allocated. A client gone by then changes nothing: the answer was
-     * made, Jetty drops the connection.
+     * Writes the body straight to the response with its length (a result handed to Javalin is copied
+     * through a 32 KiB buffer of its own on every call, which was a fifth of what a WebApp sync
+     * allocated), under {@link #WRITE_IDLE_TIMEOUT} rather than the request body's 5 s pause limit;
+     * Jetty puts the connection's own limit back once the answer is done. False when the client was
+     * gone or paused reading past the limit: the answer was not written whole, and the call is logged
+     * and counted {@code write-failed}.
      */
-    private static void send(Context ctx, byte[] body) {
+    private static boolean send(Context ctx, byte[] body) {
         try {
             ctx.res().setContentLength(body.length);
+            writeLimit(ctx);
             ctx.res().getOutputStream().write(body);
+            return true;
         } catch (IOException gone) {
             LOG.debug("could not write an answer: {}", gone.toString());
+            return false;
         }
     }
 
+    private static void writeLimit(Context ctx) {
+        ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
+        if (request != null) {
+            request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(WRITE_IDLE_TIMEOUT.toMillis());
+        }
+    }
+
+    /**
+     * A {@code 401}, answered without reading the body: a body that may still be on its way leaves the
+     * connection unusable (Jetty closes it rather than read what an unauthenticated caller sends), so the
+     * answer says {@code Connection: close} whenever the call has one, and the client knows not to reuse it.
+     */
     private HookAnswer rejected(Context ctx) {
         ctx.header("WWW-Authenticate", authenticator.challenge());
+        if (ctx.req().getContentLengthLong() != 0) {
+            ctx.header("Connection", "close");
+        }
         return HookAnswer.problem(Problem.of("unauthorized", "Unauthorized", 401,
                 "hook calls need the credentials this service is configured with (Authorization header)"));
     }

@@ -16,6 +16,7 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -88,6 +89,37 @@ class LogConfigurationTest {
         String[] lines = written.split("\n");
         assertTrue(lines[0].endsWith(" - plain "), lines[0]);
         assertTrue(lines[1].endsWith(" - in a call  controller=greeting"), lines[1]);
+    }
+
+    /** L3 of issue 36: whatever a caller puts in a message, a pair or the MDC stays on the event's one line, in both formats. */
+    @Test
+    void controlCharactersAndQuotesAreEscapedInBothFormats() {
+        String forged = "p\n2099-01-01T00:00:00.000Z ERROR FAKE\r\"\\" + "\u0000\u001b[31m\u007f\u0085\u2028\u2029\tend";
+        for (Map<String, String> env : List.of(Map.<String, String>of(), Map.of("LOG_FORMAT", "json"))) {
+            String written = stderrOf(env, logger -> {
+                MDC.put("parent", forged);
+                try {
+                    logger.atInfo().addKeyValue("parent", forged).log("made {}", forged);
+                } finally {
+                    MDC.remove("parent");
+                }
+            });
+            assertTrue(written.endsWith("\n"), written);
+            String line = written.substring(0, written.length() - 1);
+            assertEquals(-1, line.indexOf('\n'), written);
+            for (char raw : new char[] {'\r', '\u0000', '\u001b', '\u007f', '\u0085', '\u2028', '\u2029', '\t'}) {
+                assertEquals(-1, line.indexOf(raw), env + ": no raw " + (int) raw + " in " + line);
+            }
+            if (env.isEmpty()) {
+                assertTrue(line.contains(" parent=\"p\\n2099-01-01T00:00:00.000Z ERROR FAKE\\r\\\"\\\\" + "\\u0000\\u001b[31m\\u007f\\u0085\\u2028\\u2029\\tend\""), line);
+                assertTrue(line.contains(" - made p\\n2099-01-01T00:00:00.000Z ERROR FAKE\\r\"\\\\" + "\\u0000"), line);
+                assertTrue(line.endsWith("end\" parent=p\\n2099-01-01T00:00:00.000Z ERROR FAKE\\r\"\\\\" + "\\u0000\\u001b[31m\\u007f\\u0085\\u2028\\u2029\\tend"), line);
+            } else {
+                JsonNode json = Json.parse(line.getBytes(StandardCharsets.UTF_8));
+                assertEquals(forged, json.path("parent").asText());
+                assertEquals("made " + forged, json.path("message").asText());
+            }
+        }
     }
 
     /** What a fresh context configured for this environment writes to standard error while {@code logging} runs. */
