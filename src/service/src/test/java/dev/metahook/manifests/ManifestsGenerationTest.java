@@ -223,6 +223,39 @@ class ManifestsGenerationTest {
         assertThrows(IllegalArgumentException.class, () -> GREETING.withMetacontroller("metacontroller", Map.of("", "x")));
     }
 
+    /** The opt-in monitors scrape what the Service and the pods really name: the management port's /metrics. */
+    @Test
+    void theMonitorComponentsScrapeTheManagementPort(@TempDir Path temp) throws Exception {
+        Path directory = temp.resolve("deploy");
+        Manifests.write(shelves(), GREETING, directory);
+        for (String component : List.of("service-monitor", "pod-monitor")) {
+            Path overlay = temp.resolve(component);
+            Files.createDirectories(overlay);
+            Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                    + "resources:\n- ../deploy\ncomponents:\n- ../deploy/components/" + component + "\n");
+            List<JsonNode> objects = kustomize(overlay);
+            assertEquals(kinds(kustomize(directory)).size() + 1, objects.size());
+            JsonNode service = ofKind(objects, "Service");
+            JsonNode pod = ofKind(objects, "Deployment").at("/spec/template");
+            if (component.equals("service-monitor")) {
+                JsonNode monitor = ofKind(objects, "ServiceMonitor");
+                assertEquals("monitoring.coreos.com/v1", monitor.path("apiVersion").asText());
+                assertEquals(service.at("/metadata/labels"), monitor.at("/spec/selector/matchLabels"));
+                assertEquals("greeting-system", monitor.at("/spec/namespaceSelector/matchNames/0").asText());
+                String port = monitor.at("/spec/endpoints/0/port").asText();
+                assertTrue(service.at("/spec/ports").findValuesAsText("name").contains(port), port);
+                assertEquals("/metrics", monitor.at("/spec/endpoints/0/path").asText());
+            } else {
+                JsonNode monitor = ofKind(objects, "PodMonitor");
+                assertEquals(pod.at("/metadata/labels"), monitor.at("/spec/selector/matchLabels"));
+                String port = monitor.at("/spec/podMetricsEndpoints/0/port").asText();
+                assertTrue(pod.at("/spec/containers/0/ports").findValuesAsText("name").contains(port), port);
+                assertEquals("/metrics", monitor.at("/spec/podMetricsEndpoints/0/path").asText());
+            }
+        }
+        assertFalse(kinds(kustomize(directory)).contains("ServiceMonitor"), "opt-in only");
+    }
+
     private static Path writeDefaults(Path directory) throws Exception {
         Manifests.write(shelves(), GREETING, directory);
         return directory;
