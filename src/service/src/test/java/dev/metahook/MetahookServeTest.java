@@ -58,6 +58,7 @@ class MetahookServeTest {
             Gauge buildInfo = own.find("metahook.build.info").gauge();
             assertTrue(buildInfo != null && buildInfo.value() == 1.0, own.getMetersAsString());
             assertEquals(System.getProperty("java.version"), buildInfo.getId().getTag("java_version"));
+            assertEquals(builtVersion(), buildInfo.getId().getTag("version"));
             assertTrue(own.find("metahook.hook.in.flight").gauge() != null && own.find("jvm.memory.used").gauge() != null);
             Counter.builder("greetings.made").register(server.meterRegistry()).increment(2);
             assertEquals(2.0, own.find("greetings.made").counter().count());
@@ -70,6 +71,18 @@ class MetahookServeTest {
             assertTrue(metrics.contains("greetings_made_total 2.0"), metrics);
         } finally {
             server.shutdown();
+        }
+    }
+
+    /** The version Maven wrote into metahook's jar, or {@code unknown} when metahook is on the class path as classes. */
+    private static String builtVersion() throws java.io.IOException {
+        try (var in = Metahook.class.getResourceAsStream("/META-INF/maven/dev.metahook/metahook/pom.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            java.util.Properties properties = new java.util.Properties();
+            properties.load(in);
+            return properties.getProperty("version");
         }
     }
 }

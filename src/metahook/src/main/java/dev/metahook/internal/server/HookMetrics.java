@@ -68,8 +68,23 @@ final class HookMetrics {
         return registry;
     }
 
-    /** metahook's version, from its jar's manifest ({@code unknown} when run from classes, as in its own tests). */
+    /**
+     * metahook's version: from the {@code pom.properties} Maven puts in its jar, else the jar manifest's
+     * {@code Implementation-Version}, else {@code unknown} (run from classes, as in an IDE).
+     */
     static String version() {
+        try (java.io.InputStream in = HookMetrics.class.getResourceAsStream("/META-INF/maven/dev.metahook/metahook/pom.properties")) {
+            if (in != null) {
+                java.util.Properties properties = new java.util.Properties();
+                properties.load(in);
+                String version = properties.getProperty("version");
+                if (version != null && !version.isBlank()) {
+                    return version.trim();
+                }
+            }
+        } catch (java.io.IOException e) {
+            // fall through to the manifest
+        }
         String version = HookMetrics.class.getPackage().getImplementationVersion();
         return version == null || version.isBlank() ? "unknown" : version;
     }
