@@ -4,6 +4,7 @@ import dev.metahook.api.Controllers;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.server.HookServer;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.management.ManagementFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,10 @@ public final class Metahook {
     /** Starts serving with these options; returns once the warm-up calls are made and the service is ready. The process stops it gracefully on SIGTERM. */
     public static Server serve(Controllers controllers, ServeOptions options) {
         HookServer server = HookServer.start(options.config(), new HookEngine(controllers, options.clock()), options.warmUp());
+        if (options.meterRegistry() != null) {
+            // The server's registry is a composite around the Prometheus one /metrics serves (HookMetrics).
+            ((CompositeMeterRegistry) server.meterRegistry()).add(options.meterRegistry());
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("shutting down: not ready any more, letting calls in flight finish");
             server.shutdown();

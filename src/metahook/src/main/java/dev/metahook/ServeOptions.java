@@ -2,6 +2,7 @@ package dev.metahook;
 
 import dev.metahook.internal.server.ServerConfig;
 import dev.metahook.internal.server.WarmUp;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +25,13 @@ public final class ServeOptions {
     private final ServerConfig config;
     private final Clock clock;
     private final WarmUp warmUp;
+    private final MeterRegistry meterRegistry;
 
-    private ServeOptions(ServerConfig config, Clock clock, WarmUp warmUp) {
+    private ServeOptions(ServerConfig config, Clock clock, WarmUp warmUp, MeterRegistry meterRegistry) {
         this.config = config;
         this.clock = clock;
         this.warmUp = warmUp;
+        this.meterRegistry = meterRegistry;
     }
 
     /**
@@ -66,12 +69,18 @@ public final class ServeOptions {
         return warmUp;
     }
 
+    /** The user's own registry, or null. */
+    MeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
     /** Options under construction; {@link #build()} checks them together. */
     public static final class Builder {
         private ServerConfig config;
         private Clock clock = Clock.systemUTC();
         private final List<WarmUp.Call> warmUpCalls = new ArrayList<>();
         private Duration warmUpBudget = WarmUp.DEFAULT_BUDGET;
+        private MeterRegistry meterRegistry;
 
         private Builder(ServerConfig config) {
             this.config = config;
@@ -152,6 +161,18 @@ public final class ServeOptions {
             return this;
         }
 
+        /**
+         * A registry of the service's own (OTLP, Datadog, a shared one) that also receives every meter: the
+         * hook metrics, the JVM's, {@code metahook_build_info} and those a controller adds on
+         * {@link Server#meterRegistry()}. {@code /metrics} keeps serving metahook's Prometheus registry
+         * whatever this one is. It receives the meters from the moment {@code serve} returns (the warm-up
+         * calls are not counted in it).
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
         /** How long readiness waits for the warm-up calls at most (half a second unless set). */
         public Builder warmUpBudget(Duration budget) {
             this.warmUpBudget = Objects.requireNonNull(budget, "budget");
@@ -167,7 +188,7 @@ public final class ServeOptions {
             ServerConfig checked = new ServerConfig(config.host(), config.port(), config.maxBodySize(), config.idleTimeout(),
                     config.shutdownTimeout(), config.auth(), config.tls(), config.managementPort(), config.shutdownIdle(),
                     config.acceptQueueSize());
-            return new ServeOptions(checked, clock, WarmUp.of(warmUpCalls).within(warmUpBudget));
+            return new ServeOptions(checked, clock, WarmUp.of(warmUpCalls).within(warmUpBudget), meterRegistry);
         }
     }
 }

@@ -139,16 +139,26 @@ final class HookService {
         spec.putObject("podSelector").set("matchLabels", podLabels(options));
         spec.putArray("policyTypes").add("Ingress");
         ArrayNode ingress = spec.putArray("ingress");
-        admit(ingress, "metacontroller", PORT);
-        admit(ingress, "monitoring", MANAGEMENT_PORT);
+        admit(ingress, options.metacontroller(), PORT);
+        admit(ingress, options.monitoring(), MANAGEMENT_PORT);
         return policy;
     }
 
-    private static void admit(ArrayNode ingress, String namespace, int port) {
+    private static void admit(ArrayNode ingress, ManifestOptions.Neighbour neighbour, int port) {
         ObjectNode rule = ingress.addObject();
-        rule.putArray("from").addObject().putObject("namespaceSelector").putObject("matchLabels")
-                .put("kubernetes.io/metadata.name", namespace);
+        rule.putArray("from").add(peer(neighbour));
         rule.putArray("ports").addObject().put("protocol", "TCP").put("port", port);
+    }
+
+    /** The neighbour's pods as one NetworkPolicy peer: the namespace and, when given, the pods' labels (both must match). */
+    static ObjectNode peer(ManifestOptions.Neighbour neighbour) {
+        ObjectNode peer = Json.object();
+        peer.putObject("namespaceSelector").putObject("matchLabels").put("kubernetes.io/metadata.name", neighbour.namespace());
+        if (!neighbour.pods().isEmpty()) {
+            ObjectNode labels = peer.putObject("podSelector").putObject("matchLabels");
+            neighbour.pods().forEach(labels::put);
+        }
+        return peer;
     }
 
     private static ObjectNode podLabels(ManifestOptions options) {

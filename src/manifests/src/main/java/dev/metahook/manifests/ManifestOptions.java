@@ -2,14 +2,18 @@ package dev.metahook.manifests;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
  * Where and how the hook service runs: its name (the Deployment, Service and container), its
- * namespace, its image and the Secrets it reads as files. The hooks' URLs follow:
- * {@code http://NAME.NAMESPACE/CONTROLLER/HOOK}.
+ * namespace, its image, the Secrets it reads as files, and the neighbours its NetworkPolicy admits:
+ * Metacontroller (to the hook port) and the metrics scraper (to the management port). The hooks' URLs
+ * follow: {@code http://NAME.NAMESPACE/CONTROLLER/HOOK}.
  */
-public record ManifestOptions(String name, String namespace, String image, List<SecretFile> secretFiles) {
+public record ManifestOptions(String name, String namespace, String image, List<SecretFile> secretFiles,
+        Neighbour metacontroller, Neighbour monitoring) {
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     /**
@@ -19,7 +23,33 @@ public record ManifestOptions(String name, String namespace, String image, List<
     public record SecretFile(String env, String secretName, String key) {
     }
 
+    /**
+     * Pods the NetworkPolicy admits: those of a namespace, all of them when {@code pods} is empty, else
+     * those whose labels include {@code pods}.
+     */
+    public record Neighbour(String namespace, Map<String, String> pods) {
+        /** Metacontroller as its own manifests and chart install it: every pod of the namespace {@code metacontroller}. */
+        public static final Neighbour METACONTROLLER = new Neighbour("metacontroller", Map.of());
+        /** The metrics scraper (Prometheus): every pod of the namespace {@code monitoring}. */
+        public static final Neighbour MONITORING = new Neighbour("monitoring", Map.of());
+
+        public Neighbour {
+            if (namespace == null || !DNS_LABEL.matcher(namespace).matches()) {
+                throw new IllegalArgumentException("'" + namespace + "' is not a namespace name (a DNS label: lower-case letters,"
+                        + " digits and dashes, at most 63)");
+            }
+            pods = java.util.Collections.unmodifiableMap(new TreeMap<>(pods));
+            for (Map.Entry<String, String> label : pods.entrySet()) {
+                if (label.getKey() == null || label.getKey().isBlank() || label.getValue() == null) {
+                    throw new IllegalArgumentException("the pod selector of " + namespace + " has an empty label: " + pods);
+                }
+            }
+        }
+    }
+
     public ManifestOptions {
+        java.util.Objects.requireNonNull(metacontroller, "metacontroller");
+        java.util.Objects.requireNonNull(monitoring, "monitoring");
         for (String label : List.of(name, namespace)) {
             if (label == null || !DNS_LABEL.matcher(label).matches()) {
                 throw new IllegalArgumentException("'" + label + "' is not a DNS label (lower-case letters, digits and dashes,"
@@ -34,22 +64,32 @@ public record ManifestOptions(String name, String namespace, String image, List<
 
     /** A service of this name and image in the namespace {@code NAME-system}. */
     public static ManifestOptions service(String name, String image) {
-        return new ManifestOptions(name, name + "-system", image, List.of());
+        return new ManifestOptions(name, name + "-system", image, List.of(), Neighbour.METACONTROLLER, Neighbour.MONITORING);
     }
 
     public ManifestOptions withNamespace(String namespace) {
-        return new ManifestOptions(name, namespace, image, secretFiles);
+        return new ManifestOptions(name, namespace, image, secretFiles, metacontroller, monitoring);
     }
 
     public ManifestOptions withImage(String image) {
-        return new ManifestOptions(name, namespace, image, secretFiles);
+        return new ManifestOptions(name, namespace, image, secretFiles, metacontroller, monitoring);
+    }
+
+    /** Metacontroller runs in this namespace, in the pods with these labels (all of its pods when empty). */
+    public ManifestOptions withMetacontroller(String namespace, Map<String, String> pods) {
+        return new ManifestOptions(name, this.namespace, image, secretFiles, new Neighbour(namespace, pods), monitoring);
+    }
+
+    /** The metrics scraper runs in this namespace, in the pods with these labels (all of its pods when empty). */
+    public ManifestOptions withMonitoring(String namespace, Map<String, String> pods) {
+        return new ManifestOptions(name, this.namespace, image, secretFiles, metacontroller, new Neighbour(namespace, pods));
     }
 
     /** The service also reads this Secret's key as a file, the file's path in {@code env}. */
     public ManifestOptions withSecretFile(String env, String secretName, String key) {
         List<SecretFile> files = new ArrayList<>(secretFiles);
         files.add(new SecretFile(env, secretName, key));
-        return new ManifestOptions(name, namespace, image, files);
+        return new ManifestOptions(name, namespace, image, files, metacontroller, monitoring);
     }
 
     /** The hooks' base URL: {@code http://NAME.NAMESPACE}. */

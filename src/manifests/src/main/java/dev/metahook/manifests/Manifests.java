@@ -69,6 +69,10 @@ public final class Manifests {
         files.keySet().forEach(file -> kustomization.append("- ").append(file).append('\n'));
         files.put("kustomization.yaml", kustomization.toString());
         files.put(OlderMetacontroller.PATH, HEADER + OlderMetacontroller.component(options));
+        files.put(Monitors.SERVICE_MONITOR + "kustomization.yaml", HEADER + Monitors.component("ServiceMonitor", "service-monitor.yaml"));
+        files.put(Monitors.SERVICE_MONITOR + "service-monitor.yaml", yaml(List.of(Monitors.serviceMonitor(options))));
+        files.put(Monitors.POD_MONITOR + "kustomization.yaml", HEADER + Monitors.component("PodMonitor", "pod-monitor.yaml"));
+        files.put(Monitors.POD_MONITOR + "pod-monitor.yaml", yaml(List.of(Monitors.podMonitor(options))));
         return new TreeMap<>(files);
     }
 

@@ -16,9 +16,9 @@ final class OlderMetacontroller {
                 # For Metacontroller releases before v4.16, which refuse `endpointConfigs` and cannot send the hook
                 # token (nor a client certificate: `clientTLS` is v4.16 too). Use it from an overlay (docs/deploy.md):
                 # the controllers lose `endpointConfigs`, the hook service stops asking for the token, and
-                # the NetworkPolicy becomes the only guard, so it admits the `metacontroller`
-                # namespace alone (`monitoring` no longer reaches /metrics): an unauthenticated hook would answer
-                # anyone who can reach it.
+                # the NetworkPolicy becomes the only guard of the hook port, which it admits Metacontroller's pods
+                # (namespace `METACONTROLLER`) to alone (the scraper keeps the management port only): an
+                # unauthenticated hook would answer anyone who can reach it.
                 apiVersion: kustomize.config.k8s.io/v1alpha1
                 kind: Component
                 patches:
@@ -67,7 +67,21 @@ final class OlderMetacontroller {
                       value:
                       - namespaceSelector:
                           matchLabels:
-                            kubernetes.io/metadata.name: metacontroller
-                """.replace("NAME", options.name());
+                            kubernetes.io/metadata.name: METACONTROLLER
+                PODS""".replace("NAME", options.name()).replace("METACONTROLLER", options.metacontroller().namespace())
+                .replace("PODS", pods(options.metacontroller()));
+    }
+
+    private static String pods(ManifestOptions.Neighbour neighbour) {
+        if (neighbour.pods().isEmpty()) {
+            return "";
+        }
+        StringBuilder yaml = new StringBuilder("        podSelector:\n          matchLabels:\n");
+        neighbour.pods().forEach((key, value) -> yaml.append("            ").append(quoted(key)).append(": ").append(quoted(value)).append('\n'));
+        return yaml.toString();
+    }
+
+    private static String quoted(String text) {
+        return dev.metahook.internal.wire.Json.object().textNode(text).toString();
     }
 }

@@ -12,7 +12,9 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import org.apache.maven.artifact.DependencyResolutionRequiredException;
 import org.apache.maven.plugin.AbstractMojo;
@@ -57,6 +59,22 @@ public final class ManifestsMojo extends AbstractMojo {
     private List<SecretFile> secretFiles = new ArrayList<>();
 
     /** Where the directory is written. */
+    /** The namespace Metacontroller runs in: the NetworkPolicy admits it to the hook port. */
+    @Parameter(property = "metahook.metacontrollerNamespace", defaultValue = "metacontroller")
+    private String metacontrollerNamespace;
+
+    /** Labels of Metacontroller's pods in that namespace (all of its pods when none). */
+    @Parameter
+    private Map<String, String> metacontrollerPods = new HashMap<>();
+
+    /** The namespace the metrics scraper (Prometheus) runs in: the NetworkPolicy admits it to the management port. */
+    @Parameter(property = "metahook.monitoringNamespace", defaultValue = "monitoring")
+    private String monitoringNamespace;
+
+    /** Labels of the scraper's pods in that namespace (all of its pods when none). */
+    @Parameter
+    private Map<String, String> monitoringPods = new HashMap<>();
+
     @Parameter(property = "metahook.outputDirectory", defaultValue = "${project.build.directory}/deploy")
     private File outputDirectory;
 
@@ -92,6 +110,8 @@ public final class ManifestsMojo extends AbstractMojo {
             if (namespace != null && !namespace.isBlank()) {
                 options = options.withNamespace(namespace);
             }
+            options = options.withMetacontroller(metacontrollerNamespace, metacontrollerPods == null ? Map.of() : metacontrollerPods)
+                    .withMonitoring(monitoringNamespace, monitoringPods == null ? Map.of() : monitoringPods);
             for (SecretFile file : secretFiles) {
                 options = options.withSecretFile(file.env, file.secret, file.key);
             }

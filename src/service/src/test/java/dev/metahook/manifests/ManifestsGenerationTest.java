@@ -190,6 +190,81 @@ class ManifestsGenerationTest {
         assertFalse(older.contains("endpointConfigs") || older.contains("AUTH_BEARER_TOKEN_FILE") || older.contains("hook-token"), older);
     }
 
+    /** Metacontroller and Prometheus installed elsewhere are admitted where they are, not by today's names. */
+    @Test
+    void theNetworkPolicyAdmitsTheNeighboursWhereTheyRun(@TempDir Path temp) throws Exception {
+        ManifestOptions elsewhere = GREETING.withMetacontroller("platform-metacontroller", Map.of("app.kubernetes.io/name", "metacontroller"))
+                .withMonitoring("observability", Map.of("app.kubernetes.io/name", "prometheus", "prometheus", "k8s"));
+        Path directory = temp.resolve("deploy");
+        Manifests.write(shelves(), elsewhere, directory);
+        JsonNode policy = ofKind(kustomize(directory), "NetworkPolicy");
+        assertEquals("[{\"from\":[{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"platform-metacontroller\"}},"
+                + "\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/name\":\"metacontroller\"}}}],"
+                + "\"ports\":[{\"port\":8080,\"protocol\":\"TCP\"}]},"
+                + "{\"from\":[{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"observability\"}},"
+                + "\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/name\":\"prometheus\",\"prometheus\":\"k8s\"}}}],"
+                + "\"ports\":[{\"port\":8081,\"protocol\":\"TCP\"}]}]", Json.mapper().writeValueAsString(policy.at("/spec/ingress")));
+        String all = Manifests.generate(shelves(), elsewhere).values().stream().reduce("", String::concat);
+        assertFalse(all.contains("metadata.name: metacontroller") || all.contains("metadata.name: monitoring"), all);
+
+        Path overlay = temp.resolve("older");
+        Files.createDirectories(overlay);
+        Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                + "resources:\n- ../deploy\ncomponents:\n- ../deploy/components/before-v4.16\n");
+        JsonNode older = ofKind(kustomize(overlay), "NetworkPolicy");
+        assertEquals(policy.at("/spec/ingress/0"), older.at("/spec/ingress/0"));
+
+        JsonNode defaults = ofKind(kustomize(writeDefaults(temp.resolve("defaults"))), "NetworkPolicy");
+        assertEquals("[\"metacontroller\",\"monitoring\"]", Json.mapper().writeValueAsString(
+                List.of(defaults.at("/spec/ingress/0/from/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText(),
+                        defaults.at("/spec/ingress/1/from/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name").asText())));
+        assertTrue(defaults.at("/spec/ingress/0/from/0/podSelector").isMissingNode());
+        assertThrows(IllegalArgumentException.class, () -> GREETING.withMonitoring("Monitoring", Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> GREETING.withMetacontroller("metacontroller", Map.of("", "x")));
+    }
+
+    /** The opt-in monitors scrape what the Service and the pods really name: the management port's /metrics. */
+    @Test
+    void theMonitorComponentsScrapeTheManagementPort(@TempDir Path temp) throws Exception {
+        Path directory = temp.resolve("deploy");
+        Manifests.write(shelves(), GREETING, directory);
+        for (String component : List.of("service-monitor", "pod-monitor")) {
+            Path overlay = temp.resolve(component);
+            Files.createDirectories(overlay);
+            Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                    + "resources:\n- ../deploy\ncomponents:\n- ../deploy/components/" + component + "\n");
+            List<JsonNode> objects = kustomize(overlay);
+            assertEquals(kinds(kustomize(directory)).size() + 1, objects.size());
+            JsonNode service = ofKind(objects, "Service");
+            JsonNode pod = ofKind(objects, "Deployment").at("/spec/template");
+            if (component.equals("service-monitor")) {
+                JsonNode monitor = ofKind(objects, "ServiceMonitor");
+                assertEquals("monitoring.coreos.com/v1", monitor.path("apiVersion").asText());
+                assertEquals(service.at("/metadata/labels"), monitor.at("/spec/selector/matchLabels"));
+                assertEquals("greeting-system", monitor.at("/spec/namespaceSelector/matchNames/0").asText());
+                String port = monitor.at("/spec/endpoints/0/port").asText();
+                assertTrue(service.at("/spec/ports").findValuesAsText("name").contains(port), port);
+                assertEquals("/metrics", monitor.at("/spec/endpoints/0/path").asText());
+            } else {
+                JsonNode monitor = ofKind(objects, "PodMonitor");
+                assertEquals(pod.at("/metadata/labels"), monitor.at("/spec/selector/matchLabels"));
+                String port = monitor.at("/spec/podMetricsEndpoints/0/port").asText();
+                assertTrue(pod.at("/spec/containers/0/ports").findValuesAsText("name").contains(port), port);
+                assertEquals("/metrics", monitor.at("/spec/podMetricsEndpoints/0/path").asText());
+            }
+        }
+        assertFalse(kinds(kustomize(directory)).contains("ServiceMonitor"), "opt-in only");
+    }
+
+    private static Path writeDefaults(Path directory) throws Exception {
+        Manifests.write(shelves(), GREETING, directory);
+        return directory;
+    }
+
+    private static JsonNode ofKind(List<JsonNode> objects, String kind) {
+        return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).findFirst().orElseThrow();
+    }
+
     /** A parent type without its group and version. */
     public static class Unversioned extends CustomResource<Map<String, Object>, Map<String, Object>> implements Namespaced {
     }

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -24,7 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The service's Prometheus metrics: hook calls by controller, hook, outcome and status code with a
  * latency histogram up to Metacontroller's 10 s timeout; calls in flight; children per answer; guard
- * refusals; 304s; JVM and process. Labels come from bounded sets only, never from a parent.
+ * refusals; 304s; JVM and process; {@code metahook_build_info}. Labels come from bounded sets only, never
+ * from a parent. The meters live in a composite registry: {@code /metrics} scrapes the Prometheus one
+ * inside it always, and a user's own registry (OTLP, Datadog, a shared one) is added beside it.
  */
 final class HookMetrics {
     private static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
@@ -33,13 +36,18 @@ final class HookMetrics {
     private static final double[] CHILDREN_BUCKETS = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private static final Set<String> HOOKS = Set.of("sync", "finalize", "customize");
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<CallKey, CallMeters> calls = new ConcurrentHashMap<>();
     private final Set<String> controllers;
 
     HookMetrics(Set<String> controllers) {
         this.controllers = Set.copyOf(controllers);
+        registry.add(prometheus);
+        Gauge.builder("metahook.build.info", () -> 1)
+                .description("The metahook version and the Java version the service runs on; always 1")
+                .tags("version", version(), "java_version", System.getProperty("java.version", "unknown")).register(registry);
         Gauge.builder("metahook.hook.in.flight", inFlight, AtomicInteger::get)
                 .description("Hook calls being answered").register(registry);
         new JvmMemoryMetrics().bindTo(registry);
@@ -51,9 +59,34 @@ final class HookMetrics {
         new FileDescriptorMetrics().bindTo(registry);
     }
 
-    /** The registry {@code /metrics} serves; a service's own meters go here too. */
+    /**
+     * The registry the meters go to: a composite whose Prometheus registry {@code /metrics} serves, a
+     * service's own meters go here too, and a user's registry is added to it
+     * ({@link CompositeMeterRegistry#add}: every meter, those made already included, also goes there).
+     */
     MeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * metahook's version: from the {@code pom.properties} Maven puts in its jar, else the jar manifest's
+     * {@code Implementation-Version}, else {@code unknown} (run from classes, as in an IDE).
+     */
+    static String version() {
+        try (java.io.InputStream in = HookMetrics.class.getResourceAsStream("/META-INF/maven/dev.metahook/metahook/pom.properties")) {
+            if (in != null) {
+                java.util.Properties properties = new java.util.Properties();
+                properties.load(in);
+                String version = properties.getProperty("version");
+                if (version != null && !version.isBlank()) {
+                    return version.trim();
+                }
+            }
+        } catch (java.io.IOException e) {
+            // fall through to the manifest
+        }
+        String version = HookMetrics.class.getPackage().getImplementationVersion();
+        return version == null || version.isBlank() ? "unknown" : version;
     }
 
     void started() {
@@ -109,7 +142,7 @@ final class HookMetrics {
 
     /** The Prometheus text exposition. */
     String scrape() {
-        return registry.scrape();
+        return prometheus.scrape();
     }
 
     private DistributionSummary children(String kind, String controller, String hook) {
