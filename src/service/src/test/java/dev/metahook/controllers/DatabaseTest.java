@@ -102,7 +102,7 @@ class DatabaseTest {
     @Test
     void writesTheClaimTemplateExactlyAsTheApiServerStoresIt() {
         JsonNode statefulSet = child(sync(database(), List.of()), "StatefulSet", "orders");
-        assertEquals("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"creationTimestamp\":null,\"name\":\"data\"},"
+        assertEquals("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"data\"},"
                 + "\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}},\"volumeMode\":\"Filesystem\"},"
                 + "\"status\":{\"phase\":\"Pending\"}}", CanonicalJson.string(statefulSet.at("/spec/volumeClaimTemplates/0")));
         assertEquals("orders-headless", statefulSet.at("/spec/serviceName").asText());

@@ -89,13 +89,14 @@ final class DatabaseChildren {
     }
 
     /**
-     * The claim template exactly as the API server stores it after defaulting. Metacontroller replaces
-     * lists it cannot merge by key, so any difference would be an update on every sync.
+     * The claim template exactly as the API server (v1.37) stores it after defaulting: apiVersion and
+     * kind, {@code volumeMode} and a Pending status, and metadata with only the name (a current server
+     * no longer writes v1.20's {@code "creationTimestamp": null} there). Metacontroller replaces lists it
+     * cannot merge by key, so any difference would be an update on every sync.
      */
     static PersistentVolumeClaim claimTemplate(String storage) {
         ObjectMeta metadata = new ObjectMeta();
         metadata.setName("data");
-        metadata.setAdditionalProperty("creationTimestamp", null);
         VolumeResourceRequirements resources = new VolumeResourceRequirements();
         resources.setRequests(Map.of("storage", new Quantity(storage)));
         PersistentVolumeClaimSpec spec = new PersistentVolumeClaimSpec();
@@ -109,17 +110,6 @@ final class DatabaseChildren {
         claim.setSpec(spec);
         claim.setStatus(status);
         return claim;
-    }
-
-    /**
-     * A claim template as the API server stores it: its metadata has {@code "creationTimestamp": null}
-     * (the zero time of an embedded ObjectMeta), which a typed claim read back loses. Without it the
-     * template list, which Metacontroller replaces whole, differs from the stored one on every call.
-     */
-    static void asStored(PersistentVolumeClaim claim) {
-        if (claim.getMetadata() != null && claim.getMetadata().getCreationTimestamp() == null) {
-            claim.getMetadata().setAdditionalProperty("creationTimestamp", null);
-        }
     }
 
     /** The final backup: a cold archive of the stopped data directory, written next to it on the retained claim. */

@@ -118,7 +118,6 @@ final class Teardown {
             StatefulSet stopped = lastApplied(observed, StatefulSet.class, statefulSet);
             if (stopped.getSpec() != null) {
                 stopped.getSpec().setReplicas(0);
-                stopped.getSpec().getVolumeClaimTemplates().forEach(DatabaseChildren::asStored);
             }
             kept.add(stopped);
         });

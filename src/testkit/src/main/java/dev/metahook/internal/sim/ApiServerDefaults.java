@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.wire.Json;
 
 /**
- * What a v1.20 API server writes into a built-in object beyond what the client sent, as far as
- * a Metacontroller hook can see it: the zero {@code "creationTimestamp": null} of every embedded
- * ObjectMeta (Go's zero time is written as {@code null}) and the defaulted fields, each of them seen
- * on a real kube-apiserver v1.20.2 ({@code fixtures/captured}). A hook that omits them is fine where
+ * What a current API server (kube-apiserver v1.37.2) writes into a built-in object beyond what the
+ * client sent, as far as a Metacontroller hook can see it: the defaulted fields and an embedded
+ * ObjectMeta that is always there (empty when nothing was sent) and, unlike v1.20's, carries no
+ * {@code "creationTimestamp": null}; each of them seen on the real server
+ * ({@code fixtures/captured/v1.37.2-stored.json}). A hook that omits them is fine where
  * Metacontroller merges (maps, lists with a merge key); inside a list it replaces (a StatefulSet's
  * {@code volumeClaimTemplates}, a NetworkPolicy's rules) the difference is an update on every call.
  * Objects of other kinds (custom resources) are stored as sent.
@@ -59,13 +60,20 @@ final class ApiServerDefaults {
         workload(spec);
         putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
         putIfAbsent(spec, "revisionHistoryLimit", 10);
+        ObjectNode retention = spec.withObjectProperty("persistentVolumeClaimRetentionPolicy");
+        putIfAbsent(retention, "whenDeleted", "Retain");
+        putIfAbsent(retention, "whenScaled", "Retain");
         ObjectNode strategy = spec.withObjectProperty("updateStrategy");
         putIfAbsent(strategy, "type", "RollingUpdate");
         if ("RollingUpdate".equals(strategy.path("type").asText())) {
-            putIfAbsent(strategy.withObjectProperty("rollingUpdate"), "partition", 0);
+            ObjectNode rolling = strategy.withObjectProperty("rollingUpdate");
+            putIfAbsent(rolling, "maxUnavailable", 1);
+            putIfAbsent(rolling, "partition", 0);
         }
         for (JsonNode claim : spec.path("volumeClaimTemplates")) {
             if (claim instanceof ObjectNode template) {
+                putIfAbsent(template, "apiVersion", "v1");
+                putIfAbsent(template, "kind", "PersistentVolumeClaim");
                 embeddedMetadata(template);
                 putIfAbsent(template.withObjectProperty("spec"), "volumeMode", "Filesystem");
                 putIfAbsent(template.withObjectProperty("status"), "phase", "Pending");
@@ -87,20 +95,38 @@ final class ApiServerDefaults {
             return;
         }
         putIfAbsent(spec, "backoffLimit", 6);
+        putIfAbsent(spec, "completionMode", "NonIndexed");
         putIfAbsent(spec, "completions", 1);
         putIfAbsent(spec, "parallelism", 1);
+        putIfAbsent(spec, "podReplacementPolicy", "TerminatingOrFailed");
+        if (!spec.has("suspend")) {
+            spec.put("suspend", false);
+        }
         if (uid != null && !spec.has("selector") && spec.get("template") instanceof ObjectNode template) {
-            spec.putObject("selector").putObject("matchLabels").put("controller-uid", uid);
-            template.withObjectProperty("metadata").withObjectProperty("labels").put("controller-uid", uid).put("job-name", name);
+            if (!spec.has("manualSelector")) {
+                spec.put("manualSelector", false);
+            }
+            spec.putObject("selector").putObject("matchLabels").put("batch.kubernetes.io/controller-uid", uid);
+            template.withObjectProperty("metadata").withObjectProperty("labels").put("batch.kubernetes.io/controller-uid", uid)
+                    .put("batch.kubernetes.io/job-name", name).put("controller-uid", uid).put("job-name", name);
         }
         podTemplate(spec.get("template"));
     }
 
     private static void cronJob(ObjectNode spec) {
-        if (spec != null && spec.get("jobTemplate") instanceof ObjectNode jobTemplate) {
+        if (spec == null) {
+            return;
+        }
+        putIfAbsent(spec, "concurrencyPolicy", "Allow");
+        putIfAbsent(spec, "failedJobsHistoryLimit", 1);
+        putIfAbsent(spec, "successfulJobsHistoryLimit", 3);
+        if (!spec.has("suspend")) {
+            spec.put("suspend", false);
+        }
+        if (spec.get("jobTemplate") instanceof ObjectNode jobTemplate) {
             embeddedMetadata(jobTemplate);
             if (jobTemplate.get("spec") instanceof ObjectNode jobSpec) {
-                putIfAbsent(jobSpec, "backoffLimit", 6);
+                // v1.37.2 defaults none of a Job's own fields inside a CronJob's template, only its pod template's
                 podTemplate(jobSpec.get("template"));
             }
         }
@@ -113,11 +139,14 @@ final class ApiServerDefaults {
         }
     }
 
-    /** Go writes the zero time of an embedded ObjectMeta as null, and the metadata object even when empty. */
+    /**
+     * The metadata object of an embedded ObjectMeta is written even when empty; on v1.37.2 it no longer
+     * carries the {@code "creationTimestamp": null} (Go's zero time) that v1.20 wrote into it.
+     */
     private static void embeddedMetadata(ObjectNode holder) {
         ObjectNode metadata = holder.withObjectProperty("metadata");
-        if (!metadata.has("creationTimestamp")) {
-            metadata.putNull("creationTimestamp");
+        if (metadata.path("creationTimestamp").isNull()) {
+            metadata.remove("creationTimestamp"); // a null sent is not stored either
         }
     }
 
@@ -203,6 +232,13 @@ final class ApiServerDefaults {
         }
         putIfAbsent(spec, "type", "ClusterIP");
         putIfAbsent(spec, "sessionAffinity", "None");
+        if (!"ExternalName".equals(spec.path("type").asText())) {
+            putIfAbsent(spec, "internalTrafficPolicy", "Cluster");
+            if (!spec.has("ipFamilies")) {
+                spec.putArray("ipFamilies").add("IPv4");
+            }
+            putIfAbsent(spec, "ipFamilyPolicy", "SingleStack");
+        }
         for (JsonNode port : spec.path("ports")) {
             if (port instanceof ObjectNode p) {
                 putIfAbsent(p, "protocol", "TCP");
