@@ -43,6 +43,7 @@ final class Chart {
         Map<String, String> files = new LinkedHashMap<>();
         files.put("Chart.yaml", chartYaml(controllers, options));
         files.put("values.yaml", values(options));
+        files.put("values.schema.json", schema());
         crds.forEach((file, text) -> files.put("crds/" + file, text));
         files.put("templates/_helpers.tpl", fill(HELPERS, Map.of("name", options.name())));
         files.put("templates/NOTES.txt", fill(NOTES, Map.of("name", options.name())));
@@ -104,6 +105,63 @@ final class Chart {
         values.put("pod_security", block(pod.get("securityContext"), 2));
         values.put("container_security", block(container.get("securityContext"), 2));
         return Manifests.HEADER + fill(VALUES, values);
+    }
+
+    /**
+     * The values' JSON schema, which helm checks every install, upgrade, template and lint against: a misspelt
+     * value ({@code tls.enable}) or one of the wrong type is an error naming it, not ignored.
+     */
+    private static String schema() {
+        ObjectNode neighbour = closed(Map.of("namespace", type("string").put("pattern", "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"),
+                "podLabels", strings()));
+        ObjectNode monitor = closed(Map.of("enabled", type("boolean"), "interval", type("string"), "labels", strings()));
+        Map<String, ObjectNode> values = new LinkedHashMap<>();
+        values.put("image", closed(Map.of("repository", type("string").put("minLength", 1), "tag", type("string"),
+                "digest", type("string").put("pattern", "^(|[a-z0-9]+:[a-f0-9]{32,})$"), "pullPolicy",
+                type("string").put("pattern", "^(|Always|IfNotPresent|Never)$"))));
+        values.put("imagePullSecrets", type("array"));
+        values.put("replicas", type("integer").put("minimum", 0));
+        values.put("autoscaling", closed(Map.of("enabled", type("boolean"), "minReplicas", type("integer").put("minimum", 1),
+                "maxReplicas", type("integer").put("minimum", 1), "targetCPUUtilizationPercentage", type("integer").put("minimum", 1))));
+        values.put("podDisruptionBudget", closed(Map.of("enabled", type("boolean"), "minAvailable", type("integer").put("minimum", 0))));
+        values.put("resources", type("object"));
+        values.put("hookToken", closed(Map.of("enabled", type("boolean"), "secretName", type("string").put("minLength", 1))));
+        values.put("tls", closed(Map.of("enabled", type("boolean"), "secretName", type("string").put("minLength", 1),
+                "clientAuth", closed(Map.of("enabled", type("boolean"), "secretName", type("string").put("minLength", 1))))));
+        values.put("namespace", closed(Map.of("create", type("boolean"))));
+        values.put("metacontroller", neighbour);
+        values.put("monitoring", neighbour);
+        values.put("networkPolicy", closed(Map.of("enabled", type("boolean"))));
+        values.put("serviceMonitor", monitor);
+        values.put("podMonitor", monitor);
+        for (String field : List.of("labels", "annotations", "podLabels", "podAnnotations")) {
+            values.put(field, strings());
+        }
+        values.put("podSecurityContext", type("object"));
+        values.put("securityContext", type("object"));
+        values.put("global", type("object"));
+        ObjectNode schema = closed(values);
+        schema.put("$schema", "http://json-schema.org/draft-07/schema#");
+        return schema.toPrettyString() + "\n";
+    }
+
+    private static ObjectNode type(String type) {
+        return Json.object().put("type", type);
+    }
+
+    private static ObjectNode strings() {
+        ObjectNode map = type("object");
+        map.set("additionalProperties", type("string"));
+        return map;
+    }
+
+    /** An object of these properties and no other, its properties in name order. */
+    private static ObjectNode closed(Map<String, ObjectNode> properties) {
+        ObjectNode object = type("object");
+        ObjectNode named = object.putObject("properties");
+        new java.util.TreeMap<>(properties).forEach(named::set);
+        object.put("additionalProperties", false);
+        return object;
     }
 
     private static final String VALUES = """

@@ -150,9 +150,17 @@ class ChartTest {
                 .at("/spec/endpointConfigs/0/authorization/secretRef/name").asText());
     }
 
+    /** A misspelt value, one of the wrong type, and client certificates without TLS: each an error naming it, nothing rendered. */
     @Test
-    void clientCertificatesWithoutTlsAreRefusedWithTheReason() {
-        Helm.Run run = Helm.templateRun(CHART, "metahook-system", Map.of("tls.clientAuth.enabled", "true"));
-        assertTrue(run.exit() != 0 && run.output().contains("tls.clientAuth.enabled needs tls.enabled"), run.output());
+    void badValuesAreRefusedNamingThem() {
+        Helm.Run clientAuth = Helm.templateRun(CHART, "metahook-system", Map.of("tls.clientAuth.enabled", "true"));
+        assertTrue(clientAuth.exit() != 0 && clientAuth.output().contains("tls.clientAuth.enabled needs tls.enabled"), clientAuth.output());
+        Helm.Run misspelt = Helm.templateRun(CHART, "metahook-system", Map.of("tls.enable", "true"));
+        assertTrue(misspelt.exit() != 0 && misspelt.output().contains("enable"), misspelt.output());
+        assertFalse(misspelt.output().contains("kind: Deployment"), "nothing rendered");
+        Helm.Run replicas = Helm.templateRun(CHART, "metahook-system", Map.of("replicas", "many"));
+        assertTrue(replicas.exit() != 0 && replicas.output().contains("replicas"), replicas.output());
+        Helm.Run digest = Helm.templateRun(CHART, "metahook-system", Map.of("image.digest", "latest"));
+        assertTrue(digest.exit() != 0 && digest.output().contains("digest"), digest.output());
     }
 }
