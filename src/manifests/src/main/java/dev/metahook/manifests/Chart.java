@@ -46,7 +46,7 @@ final class Chart {
         files.put("values.schema.json", schema());
         crds.forEach((file, text) -> files.put("crds/" + file, text));
         files.put("templates/_helpers.tpl", fill(HELPERS, Map.of("name", options.name())));
-        files.put("templates/NOTES.txt", fill(NOTES, Map.of("name", options.name())));
+        files.put("templates/NOTES.txt", fill(NOTES, Map.of("name", options.name(), "secrets", secrets(options))));
         files.put("templates/namespace.yaml", namespace(options));
         files.put("templates/serviceaccount.yaml", HEADER + head("v1", "ServiceAccount", "", options) + "automountServiceAccountToken: false\n");
         files.put("templates/deployment.yaml", deployment(options));
@@ -319,7 +319,17 @@ final class Chart {
             {{- if .Values.tls.enabled }}
             The hook port serves HTTPS from the kubernetes.io/tls Secret {{ .Values.tls.secretName }} (tls.crt, tls.key, ca.crt).
             {{- end }}
-            """;
+            {secrets}""";
+
+    /** The lines of NOTES.txt that name the Secrets the service reads as files, which must exist before its pods start. */
+    private static String secrets(ManifestOptions options) {
+        StringBuilder lines = new StringBuilder();
+        for (ManifestOptions.SecretFile file : options.secretFiles()) {
+            lines.append("The pods start once the Secret ").append(file.secretName()).append(" (key `").append(file.key())
+                    .append("`) exists in {{ .Release.Namespace }}.\n");
+        }
+        return lines.toString();
+    }
 
     private static String namespace(ManifestOptions options) {
         JsonNode labels = HookService.namespace(options).at("/metadata/labels");
