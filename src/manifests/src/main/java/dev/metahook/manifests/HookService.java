@@ -15,6 +15,11 @@ import java.util.List;
 final class HookService {
     static final int PORT = 8080;
     static final int MANAGEMENT_PORT = 8081;
+    /** The autoscaler's bounds and CPU target, and the replicas a drain keeps serving. */
+    static final int MIN_REPLICAS = 2;
+    static final int MAX_REPLICAS = 6;
+    static final int CPU_UTILIZATION = 70;
+    static final int MIN_AVAILABLE = 1;
 
     private HookService() {
     }
@@ -35,10 +40,11 @@ final class HookService {
     }
 
     private static ObjectNode serviceAccount(ManifestOptions options) {
-        return object("v1", "ServiceAccount", options.name(), options.namespace()).put("automountServiceAccountToken", false);
+        return labelled(object("v1", "ServiceAccount", options.name(), options.namespace()), options)
+                .put("automountServiceAccountToken", false);
     }
 
-    private static ObjectNode deployment(ManifestOptions options) {
+    static ObjectNode deployment(ManifestOptions options) {
         ObjectNode deployment = labelled(object("apps/v1", "Deployment", options.name(), options.namespace()), options);
         ObjectNode spec = deployment.putObject("spec");
         spec.putObject("selector").set("matchLabels", podLabels(options));
@@ -118,23 +124,23 @@ final class HookService {
     }
 
     private static ObjectNode disruptionBudget(ManifestOptions options) {
-        ObjectNode budget = object("policy/v1", "PodDisruptionBudget", options.name(), options.namespace());
-        budget.putObject("spec").put("minAvailable", 1).putObject("selector").set("matchLabels", podLabels(options));
+        ObjectNode budget = labelled(object("policy/v1", "PodDisruptionBudget", options.name(), options.namespace()), options);
+        budget.putObject("spec").put("minAvailable", MIN_AVAILABLE).putObject("selector").set("matchLabels", podLabels(options));
         return budget;
     }
 
     private static ObjectNode autoscaler(ManifestOptions options) {
-        ObjectNode autoscaler = object("autoscaling/v2", "HorizontalPodAutoscaler", options.name(), options.namespace());
+        ObjectNode autoscaler = labelled(object("autoscaling/v2", "HorizontalPodAutoscaler", options.name(), options.namespace()), options);
         ObjectNode spec = autoscaler.putObject("spec");
         spec.putObject("scaleTargetRef").put("apiVersion", "apps/v1").put("kind", "Deployment").put("name", options.name());
-        spec.put("minReplicas", 2).put("maxReplicas", 6);
+        spec.put("minReplicas", MIN_REPLICAS).put("maxReplicas", MAX_REPLICAS);
         spec.putArray("metrics").addObject().put("type", "Resource").putObject("resource").put("name", "cpu")
-                .putObject("target").put("type", "Utilization").put("averageUtilization", 70);
+                .putObject("target").put("type", "Utilization").put("averageUtilization", CPU_UTILIZATION);
         return autoscaler;
     }
 
     private static ObjectNode networkPolicy(ManifestOptions options) {
-        ObjectNode policy = object("networking.k8s.io/v1", "NetworkPolicy", options.name(), options.namespace());
+        ObjectNode policy = labelled(object("networking.k8s.io/v1", "NetworkPolicy", options.name(), options.namespace()), options);
         ObjectNode spec = policy.putObject("spec");
         spec.putObject("podSelector").set("matchLabels", podLabels(options));
         spec.putArray("policyTypes").add("Ingress");

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,9 +27,10 @@ import java.util.TreeMap;
 /**
  * The kustomize directory that runs these controllers: {@code namespace.yaml},
  * {@code crd-PLURAL.yaml} for each custom parent (or target) type, {@code hook-service.yaml},
- * {@code NAME-controller.yaml} for each controller, {@code kustomization.yaml}, and the component for
- * Metacontroller before v4.16. Generated from the registration alone, byte for byte the same on every
- * run, so the committed files can be compared with it.
+ * {@code NAME-controller.yaml} for each controller, {@code kustomization.yaml}, and the opt-in components
+ * (Metacontroller before v4.16, TLS and client certificates, ServiceMonitor, PodMonitor); and the Helm
+ * chart of the same objects in {@code chart/}. Generated from the registration alone, byte for byte the
+ * same on every run, so the committed files can be compared with it.
  *
  * <pre>{@code
  * Manifests.write(controllers, ManifestOptions.service("greeting", "registry.example.com/greeting:1.0"), Path.of("deploy"));
@@ -47,32 +49,61 @@ public final class Manifests {
     private Manifests() {
     }
 
-    /** The directory's files, by path relative to it, each as its text. */
+    /** What {@link #generate} writes: the kustomize directory, the Helm chart (under {@code chart/}), or both. */
+    public enum Format {
+        /** The kustomize directory: {@code kustomization.yaml}, the objects' files and the opt-in {@code components/}. */
+        KUSTOMIZE,
+        /** The Helm chart in {@code chart/}: the same objects, chosen by its values. */
+        HELM
+    }
+
+    /** The directory's files, by path relative to it, each as its text: the kustomize directory and the chart. */
     public static SortedMap<String, String> generate(Controllers controllers, ManifestOptions options) {
-        Map<String, String> files = new LinkedHashMap<>();
-        files.put("namespace.yaml", yaml(List.of(HookService.namespace(options))));
-        Map<String, Class<? extends HasMetadata>> crds = new TreeMap<>();
+        return generate(controllers, options, EnumSet.allOf(Format.class));
+    }
+
+    /** The files of these formats, by path relative to the directory, each as its text. */
+    public static SortedMap<String, String> generate(Controllers controllers, ManifestOptions options, Set<Format> formats) {
+        if (formats.isEmpty()) {
+            throw new IllegalArgumentException("no format to write: name kustomize, helm or both");
+        }
+        Map<String, Class<? extends HasMetadata>> types = new TreeMap<>();
         for (String name : controllers.names()) {
             Registration registration = controllers.get(name).orElseThrow();
             if (custom(registration.type())) {
-                crds.putIfAbsent("crd-" + HasMetadata.getPlural(registration.type()) + ".yaml", registration.type());
+                types.putIfAbsent("crd-" + HasMetadata.getPlural(registration.type()) + ".yaml", registration.type());
             }
         }
         Set<String> composites = compositeTypes(controllers);
-        crds.forEach((file, type) -> files.put(file, yaml(List.of(CustomResourceDefinitions.of(type, composites.contains(type.getName()))))));
-        files.put("hook-service.yaml", yaml(HookService.objects(options)));
+        Map<String, String> crds = new LinkedHashMap<>();
+        types.forEach((file, type) -> crds.put(file, yaml(List.of(CustomResourceDefinitions.of(type, composites.contains(type.getName()))))));
+        List<ObjectNode> manifests = new ArrayList<>();
         for (String name : controllers.names()) {
-            files.put(name + "-controller.yaml", yaml(List.of(controller(controllers.get(name).orElseThrow(), options))));
+            manifests.add(controller(controllers.get(name).orElseThrow(), options));
         }
-        StringBuilder kustomization = new StringBuilder(HEADER)
-                .append("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
-        files.keySet().forEach(file -> kustomization.append("- ").append(file).append('\n'));
-        files.put("kustomization.yaml", kustomization.toString());
-        files.put(OlderMetacontroller.PATH, HEADER + OlderMetacontroller.component(options));
-        files.put(Monitors.SERVICE_MONITOR + "kustomization.yaml", HEADER + Monitors.component("ServiceMonitor", "service-monitor.yaml"));
-        files.put(Monitors.SERVICE_MONITOR + "service-monitor.yaml", yaml(List.of(Monitors.serviceMonitor(options))));
-        files.put(Monitors.POD_MONITOR + "kustomization.yaml", HEADER + Monitors.component("PodMonitor", "pod-monitor.yaml"));
-        files.put(Monitors.POD_MONITOR + "pod-monitor.yaml", yaml(List.of(Monitors.podMonitor(options))));
+        Map<String, String> files = new LinkedHashMap<>();
+        if (formats.contains(Format.KUSTOMIZE)) {
+            files.put("namespace.yaml", yaml(List.of(HookService.namespace(options))));
+            files.putAll(crds);
+            files.put("hook-service.yaml", yaml(HookService.objects(options)));
+            for (ObjectNode manifest : manifests) {
+                files.put(manifest.at("/metadata/name").asText() + ".yaml", yaml(List.of(manifest)));
+            }
+            StringBuilder kustomization = new StringBuilder(HEADER)
+                    .append("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+            files.keySet().forEach(file -> kustomization.append("- ").append(file).append('\n'));
+            files.put("kustomization.yaml", kustomization.toString());
+            files.put(OlderMetacontroller.PATH, HEADER + OlderMetacontroller.component(options));
+            files.put(Tls.TLS, HEADER + Tls.component(manifests, options));
+            files.put(Tls.CLIENT_TLS, HEADER + Tls.clientComponent(manifests, options));
+            files.put(Monitors.SERVICE_MONITOR + "kustomization.yaml", HEADER + Monitors.component("ServiceMonitor", "service-monitor.yaml"));
+            files.put(Monitors.SERVICE_MONITOR + "service-monitor.yaml", yaml(List.of(Monitors.serviceMonitor(options))));
+            files.put(Monitors.POD_MONITOR + "kustomization.yaml", HEADER + Monitors.component("PodMonitor", "pod-monitor.yaml"));
+            files.put(Monitors.POD_MONITOR + "pod-monitor.yaml", yaml(List.of(Monitors.podMonitor(options))));
+        }
+        if (formats.contains(Format.HELM)) {
+            Chart.files(manifests, crds, options).forEach((file, text) -> files.put(Chart.DIRECTORY + file, text));
+        }
         return new TreeMap<>(files);
     }
 
@@ -82,6 +113,11 @@ public final class Manifests {
      */
     public static SortedMap<String, String> write(Controllers controllers, ManifestOptions options, Path directory) {
         return writeFiles(generate(controllers, options), directory);
+    }
+
+    /** Writes the files of these formats, as {@link #write(Controllers, ManifestOptions, Path)} does. */
+    public static SortedMap<String, String> write(Controllers controllers, ManifestOptions options, Set<Format> formats, Path directory) {
+        return writeFiles(generate(controllers, options, formats), directory);
     }
 
     /** Writes these files (paths relative to the directory), creating directories, replacing files of the same names. */
@@ -130,6 +166,15 @@ public final class Manifests {
             }
         }
         return types;
+    }
+
+    /** One node as YAML, without the header. */
+    static String yamlOf(JsonNode node) {
+        try {
+            return YAML.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String yaml(List<? extends JsonNode> documents) {

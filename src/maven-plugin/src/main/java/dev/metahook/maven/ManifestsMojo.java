@@ -12,9 +12,11 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import org.apache.maven.artifact.DependencyResolutionRequiredException;
 import org.apache.maven.plugin.AbstractMojo;
@@ -26,7 +28,8 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.apache.maven.project.MavenProject;
 
 /**
- * Writes the kustomize directory that runs a project's controllers on a cluster, generated from their registration:
+ * Writes the kustomize directory and the Helm chart that run a project's controllers on a cluster, generated from their
+ * registration:
  * the CompositeControllers and DecoratorControllers, the CRDs of their parent types, and the hook service's
  * Namespace, ServiceAccount, Deployment, Service, NetworkPolicy, PodDisruptionBudget and autoscaler for the image.
  * The registration is a public static method without parameters that returns the {@link Controllers} the service
@@ -58,7 +61,6 @@ public final class ManifestsMojo extends AbstractMojo {
     @Parameter
     private List<SecretFile> secretFiles = new ArrayList<>();
 
-    /** Where the directory is written. */
     /** The namespace Metacontroller runs in: the NetworkPolicy admits it to the hook port. */
     @Parameter(property = "metahook.metacontrollerNamespace", defaultValue = "metacontroller")
     private String metacontrollerNamespace;
@@ -75,6 +77,14 @@ public final class ManifestsMojo extends AbstractMojo {
     @Parameter
     private Map<String, String> monitoringPods = new HashMap<>();
 
+    /**
+     * What to write, comma-separated: {@code kustomize} (the directory and its components), {@code helm} (the chart,
+     * in {@code chart/} of the directory), or both.
+     */
+    @Parameter(property = "metahook.formats", defaultValue = "kustomize,helm")
+    private String formats;
+
+    /** Where the directory is written. */
     @Parameter(property = "metahook.outputDirectory", defaultValue = "${project.build.directory}/deploy")
     private File outputDirectory;
 
@@ -89,12 +99,16 @@ public final class ManifestsMojo extends AbstractMojo {
             return;
         }
         ManifestOptions options = options();
+        Set<Manifests.Format> written = formats();
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         try (URLClassLoader loader = new URLClassLoader(projectClassPath(), getClass().getClassLoader())) {
             thread.setContextClassLoader(loader);
-            SortedMap<String, String> files = Manifests.write(registration(loader), options, outputDirectory.toPath());
-            getLog().info("metahook: wrote " + files.size() + " files to " + outputDirectory + " (kubectl apply -k " + outputDirectory + ")");
+            SortedMap<String, String> files = Manifests.write(registration(loader), options, written, outputDirectory.toPath());
+            getLog().info("metahook: wrote " + files.size() + " files to " + outputDirectory + " ("
+                    + (written.contains(Manifests.Format.KUSTOMIZE) ? "kubectl apply -k " + outputDirectory : "")
+                    + (written.size() == 2 ? ", or " : "")
+                    + (written.contains(Manifests.Format.HELM) ? "helm install " + service + " " + outputDirectory + "/chart" : "") + ")");
         } catch (IOException e) {
             throw new MojoExecutionException("metahook: cannot write the manifests to " + outputDirectory + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -119,6 +133,23 @@ public final class ManifestsMojo extends AbstractMojo {
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException("metahook: " + e.getMessage());
         }
+    }
+
+    private Set<Manifests.Format> formats() throws MojoExecutionException {
+        Set<Manifests.Format> set = EnumSet.noneOf(Manifests.Format.class);
+        for (String format : (formats == null ? "" : formats).split(",")) {
+            switch (format.strip()) {
+                case "kustomize" -> set.add(Manifests.Format.KUSTOMIZE);
+                case "helm" -> set.add(Manifests.Format.HELM);
+                case "" -> { }
+                default -> throw new MojoExecutionException("metahook: <formats> takes kustomize, helm or both (kustomize,helm), got '"
+                        + formats + "'");
+            }
+        }
+        if (set.isEmpty()) {
+            throw new MojoExecutionException("metahook: <formats> is empty: name kustomize, helm or both (kustomize,helm)");
+        }
+        return set;
     }
 
     /** The project's compiled classes and its runtime dependencies, behind the plugin's own (metahook's API is the plugin's). */

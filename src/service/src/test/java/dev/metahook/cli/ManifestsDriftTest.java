@@ -63,7 +63,7 @@ class ManifestsDriftTest {
         int code = ManifestsCommand.run(List.of("--out", out.toString(), "--image", "registry.example.com/team/metahook:1.2",
                 "--namespace", "hooks"), new PrintStream(printed, true, StandardCharsets.UTF_8));
         assertEquals(0, code);
-        assertTrue(printed.toString(StandardCharsets.UTF_8).startsWith("manifests: wrote 12 files to " + out), printed.toString());
+        assertTrue(printed.toString(StandardCharsets.UTF_8).startsWith("manifests: wrote 32 files to " + out), printed.toString());
         YAMLMapper yaml = new YAMLMapper();
         List<JsonNode> service = yaml.readerFor(JsonNode.class).<JsonNode>readValues(out.resolve("hook-service.yaml").toFile()).readAll();
         JsonNode deployment = service.stream().filter(d -> d.path("kind").asText().equals("Deployment")).findFirst().orElseThrow();

@@ -71,7 +71,7 @@ class ManifestsGenerationTest {
         }
     }
 
-    private static Controllers shelves() {
+    static Controllers shelves() {
         return Controllers.builder()
                 .composite("shelf", Shelf.class, (shelf, context) -> Result.keepingObserved(), Declaration.children(
                         Child.of(StatefulSet.class, Update.rollingInPlace(StatusCheck.condition("Ready", ConditionStatus.TRUE))),
