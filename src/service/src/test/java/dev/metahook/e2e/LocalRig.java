@@ -3,6 +3,7 @@ package dev.metahook.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.ObjectRef;
@@ -123,9 +124,21 @@ final class LocalRig implements Rig {
             run.passes().stream().filter(pass -> pass.call() != null).forEach(pass -> pass.updates().forEach(update ->
                     updates.computeIfAbsent(parent + " " + pass.call().hook(), key -> new ArrayList<>())
                             .add(update.child() + (update.needless() ? " (not asked for, at " + update.change() + ")" : ""))));
-            assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop)");
+            assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop); the last passes: "
+                    + describe(run.passes().subList(Math.max(0, run.passes().size() - 3), run.passes().size())));
         }
         Commands.waitFor(Duration.ofSeconds(60), what, check);
+    }
+
+    /** What each pass did: how it ended, the updates it sent, what the parent's status became. */
+    private static String describe(List<CompositeSimulator.Pass> passes) {
+        StringBuilder out = new StringBuilder();
+        for (CompositeSimulator.Pass pass : passes) {
+            out.append("\n  ").append(pass.outcome()).append(pass.call() == null ? "" : " " + pass.call().hook())
+                    .append(pass.error() == null ? "" : " (" + pass.error() + ")").append(", updates ").append(pass.updates())
+                    .append(pass.call() == null || pass.call().response() == null ? "" : ", status " + pass.call().response().path("status"));
+        }
+        return out.toString();
     }
 
     @Override
