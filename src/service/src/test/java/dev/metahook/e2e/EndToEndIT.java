@@ -2,6 +2,7 @@ package dev.metahook.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.wire.Json;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,6 +127,7 @@ class EndToEndIT {
         edited.withObjectProperty("spec").put("storage", "2Gi");
         rig.edit(edited);
         rig.await("database", parent, true, "Failed", () -> current(parent).at("/status/phase").asText().equals("Failed"));
+        assertTrue(reasons(parent).contains("Stalled=True/"), "the stalled Database's conditions as stored: " + reasons(parent));
         assertEquals(generation, child(parent, "apps/v1", "StatefulSet", "orders").orElseThrow().at("/metadata/generation").asLong(),
                 "a spec the controller refuses touches no child");
 
@@ -351,6 +354,56 @@ class EndToEndIT {
         unknown.withObjectProperty("spec").withObjectProperty("hooks").withObjectProperty("sync").withObjectProperty("webhook").put("retries", 3);
         Path file = Files.writeString(work.resolve("unknown.json"), unknown.toPrettyString());
         assertNotEquals(0, rig.kubectl("apply", "--dry-run=server", "-f", file.toString()), "a field Metacontroller's schema does not name is refused");
+    }
+
+    /**
+     * Issue 34's "what the API server does to a status", with the CRD metahook generates for the Greeting
+     * consumer (src/it/consumer; moved to a group of its own, so that no controller anywhere watches it): a
+     * stalled parent's conditions are stored whole ({@code ""} message included), a field of the wrong type
+     * is refused and leaves the stored status as it was, a field the schema does not name is pruned, and
+     * explicit empties ({@code ""}, {@code []}) round-trip.
+     */
+    @Test
+    void aStatusIsStoredAsTheGeneratedCrdSays(@TempDir Path work) throws Exception {
+        ObjectNode crd = kustomize(GreetingProject.consumer(work).manifests("greeting-controller:e2e")).stream()
+                .filter(object -> object.path("kind").asText().equals("CustomResourceDefinition")).findFirst().orElseThrow();
+        crd.withObjectProperty("spec").put("group", "status.e2e.metahook.dev");
+        crd.withObjectProperty("metadata").put("name", crd.at("/spec/names/plural").asText() + ".status.e2e.metahook.dev");
+        try {
+            AppliedManifests.apply(rig.commands(), work, "status-crd", List.of(crd));
+            ObjectNode greeting = json("""
+                    {"apiVersion": "status.e2e.metahook.dev/v1", "kind": "Greeting", "metadata": {"name": "stalled"},
+                     "spec": {"message": ""}}""");
+            greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
+            ObjectRef ref = rig.create(greeting);
+            ObjectNode stalled = json("""
+                    {"observed": 1, "conditions": [
+                      {"type": "Ready", "status": "False", "reason": "InvalidSpec", "message": "spec.message: must not be empty",
+                       "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1},
+                      {"type": "Stalled", "status": "True", "reason": "InvalidSpec", "message": "",
+                       "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1}]}""");
+            rig.cluster().setStatus(ref, stalled);
+            assertEquals(stalled, current(ref).get("status"), "a stalled parent's conditions as written, none pruned");
+
+            ObjectNode wrongType = stalled.deepCopy().put("observed", "one");
+            KubernetesClientException refused = assertThrows(KubernetesClientException.class, () -> rig.cluster().setStatus(ref, wrongType));
+            assertEquals(422, refused.getCode());
+            assertTrue(refused.getMessage().contains("status.observed"), refused.getMessage());
+            assertEquals(stalled, current(ref).get("status"), "a refused status leaves the stored one");
+
+            ObjectNode unknown = stalled.deepCopy().put("retries", 3);
+            rig.cluster().setStatus(ref, unknown);
+            assertEquals(stalled, current(ref).get("status"), "a field the schema does not name is pruned, without a word");
+
+            ObjectNode empties = json("""
+                    {"observed": 0, "conditions": []}""");
+            rig.cluster().setStatus(ref, empties);
+            assertEquals(empties, current(ref).get("status"), "explicit empties as written");
+            assertEquals(TextNode.valueOf(""), current(ref).at("/spec/message"), "\"\" in the spec as written");
+            rig.delete(ref);
+        } finally {
+            AppliedManifests.delete(rig.commands(), work, "status-crd");
+        }
     }
 
     private static List<ObjectNode> kustomize(Path directory) throws Exception {
