@@ -2,6 +2,7 @@ package dev.metahook.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,15 +10,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.wire.Json;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -123,6 +127,7 @@ class EndToEndIT {
         edited.withObjectProperty("spec").put("storage", "2Gi");
         rig.edit(edited);
         rig.await("database", parent, true, "Failed", () -> current(parent).at("/status/phase").asText().equals("Failed"));
+        assertTrue(reasons(parent).contains("Stalled=True/"), "the stalled Database's conditions as stored: " + reasons(parent));
         assertEquals(generation, child(parent, "apps/v1", "StatefulSet", "orders").orElseThrow().at("/metadata/generation").asLong(),
                 "a spec the controller refuses touches no child");
 
@@ -204,43 +209,18 @@ class EndToEndIT {
 
     /**
      * Issue 26's path from an empty folder: the init command, the project's manifests step, and its
-     * kustomize output applied to this API server, which stores the Greeting CRD (established), the
-     * CompositeController as written (no field pruned), and the hook service's objects; then the
-     * project's own greeting.yaml is accepted and read back. Only the objects whose API version the
-     * server does not serve are left out, and those may only be the two README says need Kubernetes
-     * 1.23 (the rig's v1.20.2 serves neither).
+     * kustomize output applied whole to this API server (the PodDisruptionBudget and the
+     * HorizontalPodAutoscaler included), which stores every object as rendered (its own defaults aside):
+     * the Greeting CRD established, the CompositeController accepted by Metacontroller's own schema with
+     * no field pruned; then the project's own greeting.yaml is accepted and read back.
      */
     @Test
     void theInitProjectsManifestsApplyAndItsGreetingIsStored(@TempDir Path work) throws Exception {
         String image = "greeting-controller:e2e";
         GreetingProject project = GreetingProject.init(work, rig.commands());
-        Path deploy = project.manifests(image);
-        List<ObjectNode> rendered = GreetingProject.documents(
-                rig.commands().output(Duration.ofMinutes(1), "kubectl", "kustomize", deploy.toString()));
+        List<ObjectNode> rendered = kustomize(project.manifests(image));
         assertEquals(List.of("Namespace", "CustomResourceDefinition", "ServiceAccount", "Service", "Deployment", "PodDisruptionBudget",
-                        "HorizontalPodAutoscaler", "CompositeController", "NetworkPolicy"),
-                rendered.stream().map(object -> object.path("kind").asText()).toList(), "what the kustomize directory renders");
-        Set<String> served = Set.of(rig.commands().output(Duration.ofMinutes(1), "kubectl", "api-versions").split("\\s+"));
-        List<ObjectNode> applied = new ArrayList<>();
-        List<String> unserved = new ArrayList<>();
-        for (ObjectNode object : rendered) {
-            if (served.contains(object.path("apiVersion").asText())) {
-                applied.add(object);
-            } else {
-                unserved.add(object.path("apiVersion").asText() + " " + object.path("kind").asText());
-            }
-        }
-        assertTrue(Set.of("policy/v1 PodDisruptionBudget", "autoscaling/v2 HorizontalPodAutoscaler").containsAll(unserved),
-                "only what needs Kubernetes 1.23 may be unserved here: " + unserved);
-        assertEquals(Set.of("Namespace", "CustomResourceDefinition", "ServiceAccount", "Service", "Deployment", "CompositeController",
-                        "NetworkPolicy"),
-                Set.copyOf(applied.stream().map(object -> object.path("kind").asText()).filter(kind -> !kind.equals("PodDisruptionBudget")
-                        && !kind.equals("HorizontalPodAutoscaler")).toList()),
-                "the rendered objects the server serves");
-
-        ObjectNode list = json("{\"apiVersion\": \"v1\", \"kind\": \"List\"}");
-        list.putArray("items").addAll(applied);
-        Path file = Files.writeString(work.resolve("applied.json"), list.toPrettyString());
+                        "HorizontalPodAutoscaler", "CompositeController", "NetworkPolicy"), kinds(rendered), "what the kustomize directory renders");
         ObjectNode greeting = project.greeting();
         greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
         Path greetingFile = Files.writeString(work.resolve("greeting.json"), greeting.toPrettyString());
@@ -249,48 +229,18 @@ class EndToEndIT {
             rig.commands().run(Duration.ofMinutes(1), "kubectl", "create", "namespace", "greeting-system");
             rig.commands().run(Duration.ofMinutes(1), "kubectl", "-n", "greeting-system", "create", "secret", "generic", "greeting-hook-token",
                     "--from-literal=token=" + UUID.randomUUID());
-            rig.commands().run(Duration.ofMinutes(2), "kubectl", "apply", "-f", file.toString());
-            rig.commands().run(Duration.ofMinutes(1), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
-                    "crd/greetings.example.com");
-            JsonNode stored = json(rig.commands().output(Duration.ofMinutes(1), "kubectl", "get", "-f", file.toString(), "-o", "json")).path("items");
-            assertEquals(applied.size(), stored.size(), stored.toString());
-            for (int i = 0; i < applied.size(); i++) {
-                ObjectNode wanted = applied.get(i);
-                JsonNode got = stored.get(i);
-                String what = wanted.path("kind").asText() + " " + wanted.at("/metadata/name").asText();
-                assertEquals(wanted.path("kind"), got.path("kind"), what);
-                assertEquals(wanted.at("/metadata/name"), got.at("/metadata/name"), what);
-                assertTrue(got.at("/metadata/uid").isTextual(), what + " is stored");
-                switch (wanted.path("kind").asText()) {
-                    case "CustomResourceDefinition" -> {
-                        assertEquals("example.com", got.at("/spec/group").asText());
-                        assertEquals("greetings", got.at("/spec/names/plural").asText());
-                        assertEquals(wanted.at("/spec/versions"), got.at("/spec/versions"), "the Greeting schema as generated");
-                    }
-                    case "CompositeController" -> {
-                        assertEquals(wanted.get("spec"), withoutDefaultHookVersions(got.get("spec")),
-                                "the registration as generated: every field known to the CRD, none pruned");
-                        JsonNode secret = got.at("/spec/endpointConfigs/0/authorization/secretRef");
-                        assertEquals(0, rig.kubectl("-n", secret.path("namespace").asText(), "get", "secret", secret.path("name").asText()),
-                                "the token Secret the controller names is the one README creates: " + secret);
-                    }
-                    case "Deployment" -> {
-                        assertEquals(image, got.at("/spec/template/spec/containers/0/image").asText());
-                        assertEquals(wanted.at("/spec/selector"), got.at("/spec/selector"));
-                        assertEquals(wanted.at("/spec/template/spec/containers/0/env"), got.at("/spec/template/spec/containers/0/env"));
-                    }
-                    case "Service" -> assertEquals(wanted.at("/spec/ports/0/port"), got.at("/spec/ports/0/port"));
-                    case "NetworkPolicy" -> {
-                        assertEquals(wanted.at("/spec/podSelector"), got.at("/spec/podSelector"));
-                        assertEquals(wanted.at("/spec/ingress"), got.at("/spec/ingress"));
-                    }
-                    default -> { }
-                }
-            }
-            assertTrue(StreamSupport.stream(stored.spliterator(), false).filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
-                    .flatMap(crd -> StreamSupport.stream(crd.at("/status/conditions").spliterator(), false))
+            List<ObjectNode> stored = AppliedManifests.apply(rig.commands(), work, "greeting-deploy", rendered);
+            ObjectNode crd = stored.get(0);
+            assertEquals("greetings.example.com", crd.at("/metadata/name").asText());
+            assertTrue(StreamSupport.stream(crd.at("/status/conditions").spliterator(), false)
                     .anyMatch(c -> c.path("type").asText().equals("Established") && c.path("status").asText().equals("True")),
                     "the Greeting CRD is established");
+            JsonNode controller = stored.stream().filter(o -> o.path("kind").asText().equals("CompositeController")).findFirst().orElseThrow();
+            JsonNode secret = controller.at("/spec/endpointConfigs/0/authorization/secretRef");
+            assertEquals(0, rig.kubectl("-n", secret.path("namespace").asText(), "get", "secret", secret.path("name").asText()),
+                    "the token Secret the controller names is the one README creates: " + secret);
+            assertEquals(image, stored.stream().filter(o -> o.path("kind").asText().equals("Deployment")).findFirst().orElseThrow()
+                    .at("/spec/template/spec/containers/0/image").asText());
 
             JsonNode created = json(rig.commands().output(Duration.ofMinutes(1), "kubectl", "create", "-f", greetingFile.toString(), "-o", "json"));
             JsonNode read = json(rig.commands().output(Duration.ofMinutes(1), "kubectl", "-n", rig.namespace(), "get",
@@ -301,18 +251,173 @@ class EndToEndIT {
         } finally {
             rig.kubectl("delete", "-f", greetingFile.toString(), "--ignore-not-found", "--wait=false");
             rig.kubectl("-n", "greeting-system", "delete", "secret", "greeting-hook-token", "--ignore-not-found", "--wait=false");
-            rig.kubectl("delete", "-f", file.toString(), "--ignore-not-found", "--wait=false");
+            AppliedManifests.delete(rig.commands(), work, "greeting-deploy");
         }
     }
 
-    /** A stored controller's spec without the {@code version: v1} the CRD defaults into each hook. */
-    private static JsonNode withoutDefaultHookVersions(JsonNode spec) {
-        ObjectNode copy = spec.deepCopy();
-        copy.path("hooks").forEach(hook -> {
-            if (hook instanceof ObjectNode object && object.path("version").asText().equals("v1")) {
-                object.remove("version");
+    /**
+     * The whole kustomize output of {@code metacontroller/} (its PodDisruptionBudget and HorizontalPodAutoscaler
+     * included) stored as rendered, its own defaults aside (on a cluster, where metahook is installed from it
+     * already, as the server would store it: a dry run); with each component that needs only Kubernetes and
+     * Metacontroller (tls, before-v4.16) in an overlay, as the server would store it. The service-monitor and
+     * pod-monitor components need the Prometheus operator's CRDs, which this API server does not have.
+     */
+    @Test
+    void metacontrollersDirectoryAndItsComponentsAreStoredAsRendered(@TempDir Path work) throws Exception {
+        List<ObjectNode> rendered = kustomize(Path.of("metacontroller"));
+        assertEquals(List.of("Namespace", "CustomResourceDefinition", "CustomResourceDefinition", "ServiceAccount", "Service", "Deployment",
+                "PodDisruptionBudget", "HorizontalPodAutoscaler", "CompositeController", "CompositeController", "NetworkPolicy"), kinds(rendered));
+        if (rig.local()) {
+            AppliedManifests.apply(rig.commands(), work, "metacontroller", rendered);
+        } else {
+            AppliedManifests.dryRun(rig.commands(), work, "metacontroller", rendered);
+        }
+        for (String component : List.of("tls", "before-v4.16")) {
+            Path overlay = Files.createDirectories(Path.of("target/e2e-overlays", component));
+            Files.writeString(overlay.resolve("kustomization.yaml"), """
+                    apiVersion: kustomize.config.k8s.io/v1beta1
+                    kind: Kustomization
+                    resources:
+                    - ../../../metacontroller
+                    components:
+                    - ../../../metacontroller/components/%s
+                    """.formatted(component));
+            List<ObjectNode> overlaid = kustomize(overlay);
+            assertNotEquals(rendered, overlaid, component + " changes what is rendered");
+            AppliedManifests.dryRun(rig.commands(), work, component, overlaid);
+        }
+    }
+
+    /**
+     * Every ported example (examples/bluegreen, catset, configmappropagation, service-per-pod): its kustomize
+     * directory (CRD and registration) and the objects beside it, applied and stored as written, the server's
+     * defaults aside; and the WebApp and Database of examples/ (renamed, so that no other test meets them).
+     */
+    @Test
+    void everyPortedExampleIsStoredAsWritten(@TempDir Path work) throws Exception {
+        List<String> examples = List.of("bluegreen", "catset", "configmappropagation", "service-per-pod");
+        try {
+            for (String example : examples) {
+                Path directory = Path.of("examples", example);
+                List<ObjectNode> objects = new ArrayList<>(kustomize(directory));
+                String kustomization = Files.readString(directory.resolve("kustomization.yaml"));
+                try (Stream<Path> files = Files.list(directory)) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".yaml") && !kustomization.contains("- " + f.getFileName() + "\n")
+                            && !f.getFileName().toString().equals("kustomization.yaml")).sorted().toList()) {
+                        objects.addAll(GreetingProject.documents(Files.readString(file)));
+                    }
+                }
+                objects.forEach(EndToEndIT::inRigNamespace);
+                // a namespace before the objects in it (related.yaml lists the ConfigMap first)
+                objects.sort(Comparator.comparing(object -> !object.path("kind").asText().equals("Namespace")));
+                AppliedManifests.apply(rig.commands(), work, example, objects);
             }
-        });
-        return copy;
+            if (rig.local()) {
+                List<ObjectNode> parents = List.of(rig.example("webapp.yaml"), rig.example("database.yaml"));
+                parents.forEach(parent -> parent.withObjectProperty("metadata").put("name", "applied-" + parent.at("/metadata/name").asText()));
+                AppliedManifests.apply(rig.commands(), work, "parents", parents);
+            }
+        } finally {
+            AppliedManifests.delete(rig.commands(), work, "parents");
+            for (String example : examples) {
+                AppliedManifests.delete(rig.commands(), work, example);
+            }
+        }
+    }
+
+    /**
+     * Issue 34's "Metacontroller's schema": every CompositeController and DecoratorController metahook
+     * generates (the reference controllers, the ported examples, the init project's, the Greeting
+     * consumer's) accepted by the CRDs Metacontroller v4.17.2 installs (a cluster's own on a cluster),
+     * with kubectl's strict field validation: an unknown field, a wrong type or a missing required field
+     * is refused, and nothing is pruned. A field the schema does not know is refused, to show that it checks.
+     */
+    @Test
+    void everyControllerMetahookGeneratesIsAcceptedByMetacontrollersOwnSchema(@TempDir Path work) throws Exception {
+        List<ObjectNode> controllers = new ArrayList<>();
+        for (String file : List.of("metacontroller/webapp-controller.yaml", "metacontroller/database-controller.yaml",
+                "examples/bluegreen/controller.yaml", "examples/catset/controller.yaml", "examples/configmappropagation/controller.yaml",
+                "examples/service-per-pod/controller.yaml", "examples/service-per-pod/pod-name-label-controller.yaml")) {
+            controllers.addAll(GreetingProject.documents(Files.readString(Path.of(file))));
+        }
+        controllers.addAll(kustomize(GreetingProject.init(work, rig.commands()).manifests("greeting-controller:e2e")).stream()
+                .filter(object -> object.path("kind").asText().endsWith("Controller")).toList());
+        List<ObjectNode> consumer = kustomize(GreetingProject.consumer(work).manifests("greeting-controller:e2e")).stream()
+                .filter(object -> object.path("kind").asText().endsWith("Controller")).toList();
+        consumer.forEach(controller -> controller.withObjectProperty("metadata").put("name", "consumer-" + controller.at("/metadata/name").asText()));
+        controllers.addAll(consumer);
+        assertEquals(List.of("CompositeController", "CompositeController", "CompositeController", "CompositeController", "CompositeController",
+                "DecoratorController", "DecoratorController", "CompositeController", "CompositeController"), kinds(controllers));
+        AppliedManifests.dryRun(rig.commands(), work, "controllers", controllers);
+
+        ObjectNode unknown = controllers.get(0).deepCopy();
+        unknown.withObjectProperty("spec").withObjectProperty("hooks").withObjectProperty("sync").withObjectProperty("webhook").put("retries", 3);
+        Path file = Files.writeString(work.resolve("unknown.json"), unknown.toPrettyString());
+        assertNotEquals(0, rig.kubectl("apply", "--dry-run=server", "-f", file.toString()), "a field Metacontroller's schema does not name is refused");
+    }
+
+    /**
+     * Issue 34's "what the API server does to a status", with the CRD metahook generates for the Greeting
+     * consumer (src/it/consumer; moved to a group of its own, so that no controller anywhere watches it): a
+     * stalled parent's conditions are stored whole ({@code ""} message included), a field of the wrong type
+     * is refused and leaves the stored status as it was, a field the schema does not name is pruned, and
+     * explicit empties ({@code ""}, {@code []}) round-trip.
+     */
+    @Test
+    void aStatusIsStoredAsTheGeneratedCrdSays(@TempDir Path work) throws Exception {
+        ObjectNode crd = kustomize(GreetingProject.consumer(work).manifests("greeting-controller:e2e")).stream()
+                .filter(object -> object.path("kind").asText().equals("CustomResourceDefinition")).findFirst().orElseThrow();
+        crd.withObjectProperty("spec").put("group", "status.e2e.metahook.dev");
+        crd.withObjectProperty("metadata").put("name", crd.at("/spec/names/plural").asText() + ".status.e2e.metahook.dev");
+        try {
+            AppliedManifests.apply(rig.commands(), work, "status-crd", List.of(crd));
+            ObjectNode greeting = json("""
+                    {"apiVersion": "status.e2e.metahook.dev/v1", "kind": "Greeting", "metadata": {"name": "stalled"},
+                     "spec": {"message": ""}}""");
+            greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
+            ObjectRef ref = rig.create(greeting);
+            ObjectNode stalled = json("""
+                    {"observed": 1, "conditions": [
+                      {"type": "Ready", "status": "False", "reason": "InvalidSpec", "message": "spec.message: must not be empty",
+                       "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1},
+                      {"type": "Stalled", "status": "True", "reason": "InvalidSpec", "message": "",
+                       "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1}]}""");
+            rig.cluster().setStatus(ref, stalled);
+            assertEquals(stalled, current(ref).get("status"), "a stalled parent's conditions as written, none pruned");
+
+            ObjectNode wrongType = stalled.deepCopy().put("observed", "one");
+            KubernetesClientException refused = assertThrows(KubernetesClientException.class, () -> rig.cluster().setStatus(ref, wrongType));
+            assertEquals(422, refused.getCode());
+            assertTrue(refused.getMessage().contains("status.observed"), refused.getMessage());
+            assertEquals(stalled, current(ref).get("status"), "a refused status leaves the stored one");
+
+            ObjectNode unknown = stalled.deepCopy().put("retries", 3);
+            rig.cluster().setStatus(ref, unknown);
+            assertEquals(stalled, current(ref).get("status"), "a field the schema does not name is pruned, without a word");
+
+            ObjectNode empties = json("""
+                    {"observed": 0, "conditions": []}""");
+            rig.cluster().setStatus(ref, empties);
+            assertEquals(empties, current(ref).get("status"), "explicit empties as written");
+            assertEquals(TextNode.valueOf(""), current(ref).at("/spec/message"), "\"\" in the spec as written");
+            rig.delete(ref);
+        } finally {
+            AppliedManifests.delete(rig.commands(), work, "status-crd");
+        }
+    }
+
+    private static List<ObjectNode> kustomize(Path directory) throws Exception {
+        return GreetingProject.documents(rig.commands().output(Duration.ofMinutes(1), "kubectl", "kustomize", directory.toString()));
+    }
+
+    private static List<String> kinds(List<ObjectNode> objects) {
+        return objects.stream().map(object -> object.path("kind").asText()).toList();
+    }
+
+    /** An example written for the namespace default goes into the rig's. */
+    private static void inRigNamespace(ObjectNode object) {
+        if (object.at("/metadata/namespace").asText().equals("default")) {
+            object.withObjectProperty("metadata").put("namespace", rig.namespace());
+        }
     }
 }

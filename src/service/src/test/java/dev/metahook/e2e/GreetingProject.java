@@ -33,16 +33,30 @@ final class GreetingProject {
     private static final YAMLMapper YAML = new YAMLMapper();
 
     private final Path directory;
+    private final Path classes;
+    private final Path deploy;
 
-    private GreetingProject(Path directory) {
+    private GreetingProject(Path directory, Path classes, Path deploy) {
         this.directory = directory;
+        this.classes = classes;
+        this.deploy = deploy;
     }
 
     /** Runs the init command into {@code work/greeting-controller}, then compiles the project's main sources into its {@code target/classes}. */
     static GreetingProject init(Path work, Commands commands) throws Exception {
         Path project = work.resolve("greeting-controller");
         commands.run(Duration.ofMinutes(1), "java", "-jar", "target/metahook.jar", "init", project.toString());
-        GreetingProject made = new GreetingProject(project);
+        GreetingProject made = new GreetingProject(project, project.resolve("target/classes"), project.resolve("target/deploy"));
+        made.compile();
+        return made;
+    }
+
+    /**
+     * The Greeting consumer of {@code src/it/consumer} (the same pom plugin configuration as the init
+     * project's), its main sources compiled into {@code work}, where its manifests go too.
+     */
+    static GreetingProject consumer(Path work) throws Exception {
+        GreetingProject made = new GreetingProject(Path.of("src/it/consumer"), work.resolve("consumer-classes"), work.resolve("consumer-deploy"));
         made.compile();
         return made;
     }
@@ -51,14 +65,13 @@ final class GreetingProject {
         return directory;
     }
 
-    /** The project's manifests step: its kustomize directory for this image, {@code target/deploy/}. */
+    /** The project's manifests step: its kustomize directory for this image ({@code target/deploy/} of an init project). */
     Path manifests(String image) throws Exception {
-        Path deploy = directory.resolve("target/deploy");
         String pom = Files.readString(directory.resolve("pom.xml"));
         if (!pom.contains("<controllers>example.GreetingService#controllers</controllers>") || !pom.contains("<service>greeting</service>")) {
             throw new IllegalStateException("the project's pom no longer runs the manifests plugin as this rig does:\n" + pom);
         }
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {directory.resolve("target/classes").toUri().toURL()},
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
                 GreetingProject.class.getClassLoader())) {
             Controllers controllers = (Controllers) Class.forName("example.GreetingService", true, loader).getMethod("controllers").invoke(null);
             Manifests.write(controllers, ManifestOptions.service("greeting", image), deploy);
@@ -81,7 +94,6 @@ final class GreetingProject {
     }
 
     private void compile() throws IOException {
-        Path classes = directory.resolve("target/classes");
         Files.createDirectories(classes);
         List<Path> sources;
         try (Stream<Path> tree = Files.walk(directory.resolve("src/main/java"))) {

@@ -3,6 +3,7 @@ package dev.metahook.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.ObjectRef;
@@ -29,11 +30,13 @@ import java.util.concurrent.TimeUnit;
  * The local rig: etcd, kube-apiserver and the garbage collector from {@code src/e2e/control-plane}
  * on 127.0.0.1, {@code target/metahook.jar} as a process, and the simulator playing Metacontroller
  * through the API server, one simulation per controller. Workloads become ready when a test says so.
- * Besides metahook's CRDs the API server has Metacontroller's ControllerRevision and CompositeController kinds
- * ({@code src/e2e/crds/controllerrevisions.yaml}, {@code compositecontrollers.yaml}), as a cluster with Metacontroller has.
+ * Besides metahook's CRDs the API server has Metacontroller's own CRDs, as Metacontroller v4.17.2 installs them
+ * ({@code src/e2e/crds/metacontroller-crds-v1-v4.17.2.yaml}: CompositeController, DecoratorController, ControllerRevision).
  */
 final class LocalRig implements Rig {
     private static final String NAMESPACE = "default";
+    /** Metacontroller's CRDs as v4.17.2 ships them (manifests/production/metacontroller-crds-v1.yaml of its repository). */
+    static final String METACONTROLLER_CRDS = "src/e2e/crds/metacontroller-crds-v1-v4.17.2.yaml";
     /** The kinds each controller's simulation reads and writes: its parent, then its children. */
     private static final Map<String, List<String[]>> KINDS = Map.of(
             "webapp", List.of(new String[] {"metahook.dev/v1", "WebApp"}, new String[] {"apps/v1", "Deployment"},
@@ -65,10 +68,10 @@ final class LocalRig implements Rig {
         Commands commands = new Commands(dir.resolve("kubeconfig"));
         commands.run(Duration.ofMinutes(20), "bash", "src/e2e/control-plane", "start", dir.toString());
         commands.run(Duration.ofMinutes(2), "kubectl", "apply", "-f", "metacontroller/crd-webapps.yaml", "-f", "metacontroller/crd-databases.yaml",
-                "-f", "src/e2e/crds/controllerrevisions.yaml", "-f", "src/e2e/crds/compositecontrollers.yaml");
+                "-f", METACONTROLLER_CRDS);
         commands.run(Duration.ofMinutes(2), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
                 "crd/webapps.metahook.dev", "crd/databases.metahook.dev", "crd/controllerrevisions.metacontroller.k8s.io",
-                "crd/compositecontrollers.metacontroller.k8s.io");
+                "crd/compositecontrollers.metacontroller.k8s.io", "crd/decoratorcontrollers.metacontroller.k8s.io");
         commands.run(Duration.ofMinutes(2), "bash", "src/e2e/control-plane", "controllers", dir.toString());
         KubernetesClient client = new KubernetesClientBuilder()
                 .withConfig(Config.fromKubeconfig(Files.readString(dir.resolve("kubeconfig")))).build();
@@ -104,6 +107,11 @@ final class LocalRig implements Rig {
     }
 
     @Override
+    public boolean local() {
+        return true;
+    }
+
+    @Override
     public String namespace() {
         return NAMESPACE;
     }
@@ -123,9 +131,21 @@ final class LocalRig implements Rig {
             run.passes().stream().filter(pass -> pass.call() != null).forEach(pass -> pass.updates().forEach(update ->
                     updates.computeIfAbsent(parent + " " + pass.call().hook(), key -> new ArrayList<>())
                             .add(update.child() + (update.needless() ? " (not asked for, at " + update.change() + ")" : ""))));
-            assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop)");
+            assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop); the last passes: "
+                    + describe(run.passes().subList(Math.max(0, run.passes().size() - 3), run.passes().size())));
         }
         Commands.waitFor(Duration.ofSeconds(60), what, check);
+    }
+
+    /** What each pass did: how it ended, the updates it sent, what the parent's status became. */
+    private static String describe(List<CompositeSimulator.Pass> passes) {
+        StringBuilder out = new StringBuilder();
+        for (CompositeSimulator.Pass pass : passes) {
+            out.append("\n  ").append(pass.outcome()).append(pass.call() == null ? "" : " " + pass.call().hook())
+                    .append(pass.error() == null ? "" : " (" + pass.error() + ")").append(", updates ").append(pass.updates())
+                    .append(pass.call() == null || pass.call().response() == null ? "" : ", status " + pass.call().response().path("status"));
+        }
+        return out.toString();
     }
 
     @Override

@@ -33,6 +33,11 @@ interface Rig extends AutoCloseable {
     /** Commands against the rig's cluster. */
     Commands commands();
 
+    /** The local rig, whose cluster the tests may install anything into; a cluster's installation of metahook stays as it is. */
+    default boolean local() {
+        return false;
+    }
+
     /** The namespace the rig's objects live in. */
     String namespace();
 

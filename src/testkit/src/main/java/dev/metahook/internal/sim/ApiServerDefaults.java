@@ -26,7 +26,7 @@ final class ApiServerDefaults {
             case "Deployment.apps" -> deployment(spec);
             case "StatefulSet.apps" -> statefulSet(spec);
             case "ReplicaSet.apps" -> workload(spec);
-            case "DaemonSet.apps" -> podTemplate(spec == null ? null : spec.get("template"));
+            case "DaemonSet.apps" -> daemonSet(object, spec);
             case "Job.batch" -> job(spec, uid, object.path("metadata").path("name").asText());
             case "CronJob.batch" -> cronJob(spec);
             case "Pod." -> pod(object, spec);
@@ -35,6 +35,45 @@ final class ApiServerDefaults {
             case "NetworkPolicy.networking.k8s.io" -> networkPolicy(spec);
             default -> { }
         }
+    }
+
+    /**
+     * The status a new object of a built-in workload kind or a Service is stored with, before any
+     * controller wrote one (the API server's own, v1.37.2): the counts that are never left out, or an
+     * empty object. Other kinds are stored without one.
+     */
+    static void initialStatus(ObjectNode object) {
+        if (object.has("status")) {
+            return;
+        }
+        switch (object.path("kind").asText() + "." + group(object.path("apiVersion").asText())) {
+            case "Deployment.apps", "Job.batch", "CronJob.batch" -> object.putObject("status");
+            case "StatefulSet.apps" -> object.putObject("status").put("availableReplicas", 0).put("replicas", 0);
+            case "ReplicaSet.apps" -> object.putObject("status").put("replicas", 0);
+            case "DaemonSet.apps" -> object.putObject("status").put("currentNumberScheduled", 0).put("desiredNumberScheduled", 0)
+                    .put("numberMisscheduled", 0).put("numberReady", 0);
+            case "Service." -> object.putObject("status").putObject("loadBalancer");
+            default -> { }
+        }
+    }
+
+    /** A DaemonSet's defaults, and the annotation with its template's generation that the API server still writes. */
+    private static void daemonSet(ObjectNode object, ObjectNode spec) {
+        if (spec == null) {
+            return;
+        }
+        putIfAbsent(spec, "revisionHistoryLimit", 10);
+        ObjectNode strategy = spec.withObjectProperty("updateStrategy");
+        putIfAbsent(strategy, "type", "RollingUpdate");
+        if ("RollingUpdate".equals(strategy.path("type").asText())) {
+            ObjectNode rolling = strategy.withObjectProperty("rollingUpdate");
+            putIfAbsent(rolling, "maxSurge", 0);
+            putIfAbsent(rolling, "maxUnavailable", 1);
+        }
+        podTemplate(spec.get("template"));
+        ObjectNode metadata = object.withObjectProperty("metadata");
+        putIfAbsent(Apply.map(metadata, "annotations"), "deprecated.daemonset.template.generation",
+                Long.toString(metadata.path("generation").asLong(1)));
     }
 
     private static void deployment(ObjectNode spec) {

@@ -59,6 +59,7 @@ public final class ObjectStore implements Cluster {
             metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + ref).getBytes(StandardCharsets.UTF_8)).toString());
         }
         ApiServerDefaults.apply(stored, metadata.path("uid").asText());
+        ApiServerDefaults.initialStatus(stored);
         allocateClusterIp(stored);
         metadata.put("resourceVersion", Long.toString(++resourceVersion));
         metadata.put("generation", metadata.path("generation").asLong(1));

@@ -209,7 +209,8 @@ public final class WorkloadControllers {
             currentRevision = updateRevision;
             current = updated;
         }
-        ObjectNode next = Json.object().put("observedGeneration", generation).put("replicas", replicas);
+        // availableReplicas is always written (no omitempty since Kubernetes 1.22): the pods ready for minReadySeconds, here all ready ones
+        ObjectNode next = Json.object().put("observedGeneration", generation).put("replicas", replicas).put("availableReplicas", ready);
         positive(next, "readyReplicas", ready);
         positive(next, "currentReplicas", current);
         positive(next, "updatedReplicas", updated);
@@ -284,21 +285,32 @@ public final class WorkloadControllers {
         }
         if (!broken) {
             next.put("succeeded", 1).put("completionTime", now);
-            next.putArray("conditions").addObject().put("type", "Complete").put("status", "True")
-                    .put("lastProbeTime", now).put("lastTransitionTime", now);
+            finished(next.putArray("conditions"), "SuccessCriteriaMet", "Complete", "CompletionsReached",
+                    "Reached expected number of succeeded pods", now);
             return next;
         }
         failed++;
         next.put("failed", failed);
         if (failed > job.path("spec").path("backoffLimit").asInt(6)) {
-            next.putArray("conditions").addObject().put("type", "Failed").put("status", "True")
-                    .put("reason", "BackoffLimitExceeded").put("message", "Job has reached the specified backoff limit")
-                    .put("lastProbeTime", now).put("lastTransitionTime", now);
+            finished(next.putArray("conditions"), "FailureTarget", "Failed", "BackoffLimitExceeded",
+                    "Job has reached the specified backoff limit", now);
         } else {
             Duration delay = JOB_BACKOFF.multipliedBy(1L << Math.min(failed - 1, 10));
             retries.put(ObjectRef.of(job), clock.instant().plus(delay.compareTo(JOB_BACKOFF_CAP) > 0 ? JOB_BACKOFF_CAP : delay));
         }
         return next;
+    }
+
+    /**
+     * A Job's end conditions as its controller writes them since Kubernetes 1.31, which the API server
+     * requires: {@code Complete} only after {@code SuccessCriteriaMet}, {@code Failed} only after
+     * {@code FailureTarget}, with the same reason and message.
+     */
+    private static void finished(ArrayNode conditions, String target, String end, String reason, String message, String now) {
+        for (String type : new String[] {target, end}) {
+            conditions.addObject().put("type", type).put("status", "True").put("reason", reason).put("message", message)
+                    .put("lastProbeTime", now).put("lastTransitionTime", now);
+        }
     }
 
     private static boolean finished(JsonNode status) {
