@@ -132,7 +132,7 @@ public final class HookTester {
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
         Checker.Report report = new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
-        return new CheckReport(report.breaches().stream().map(Object::toString).toList(), report.calls());
+        return report.toCheckReport();
     }
 
     Registration registration() {

@@ -6,7 +6,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,6 +32,7 @@ public final class Simulation {
     private WorkloadControllers workloads;
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
     private final List<Instant> times = new ArrayList<>();
+    private final Map<CompositeSimulator.Pass, Integer> writes = new IdentityHashMap<>();
 
     /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
@@ -97,6 +100,11 @@ public final class Simulation {
         return List.copyOf(times);
     }
 
+    /** The creates, updates and deletes of children (attachments) a pass of this simulation sent. */
+    public int writes(CompositeSimulator.Pass pass) {
+        return writes.getOrDefault(pass, 0);
+    }
+
     /** Creates the parent, as {@code kubectl apply} would. */
     public ObjectRef create(JsonNode parent) {
         queue.add();
@@ -127,10 +135,10 @@ public final class Simulation {
         return pass;
     }
 
-    /** How a run of passes ended. */
-    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took, List<Instant> times) {
+    /** How a run of passes ended, and the creates, updates and deletes of children (attachments) its passes sent. */
+    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took, List<Instant> times, int writes) {
         public Run(List<CompositeSimulator.Pass> passes, boolean converged) {
-            this(passes, converged, Duration.ZERO, List.of());
+            this(passes, converged, Duration.ZERO, List.of(), 0);
         }
 
         /** The most sync and finalize calls that fell in one simulated minute of the run. */
@@ -250,7 +258,7 @@ public final class Simulation {
     private Run run(List<CompositeSimulator.Pass> passes, boolean converged, Instant start) {
         List<Instant> all = times();
         return new Run(List.copyOf(passes), converged, Duration.between(start, clock.instant()),
-                List.copyOf(all.subList(all.size() - passes.size(), all.size())));
+                List.copyOf(all.subList(all.size() - passes.size(), all.size())), passes.stream().mapToInt(this::writes).sum());
     }
 
     /** One sync as a worker runs it, and what it leaves in the queue: its own writes are events, a failure is retried. */
@@ -258,7 +266,9 @@ public final class Simulation {
         Instant now = clock.instant();
         queue.take(now);
         long before = store.writes();
+        int childWrites = simulator.childWrites();
         CompositeSimulator.Pass pass = simulator.sync(parent);
+        writes.put(pass, simulator.childWrites() - childWrites);
         history.add(pass);
         times.add(now);
         switch (pass.outcome()) {
