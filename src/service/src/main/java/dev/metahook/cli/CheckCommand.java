@@ -31,14 +31,14 @@ import java.util.Set;
 final class CheckCommand {
     static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
-            + " [--url <hook url>] [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
+            + " [--url <hook url>]" + HookCredentials.OPTIONS + " [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
         Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
-                "url", "passes", "timeout", "format", "output"), USAGE);
+                "url", "passes", "timeout", "format", "output", "token-file", "cacert", "cert", "key"), USAGE);
         CheckFormat format = CheckFormat.of(arguments.optional("format"), USAGE);
         Path output = arguments.optional("output") == null ? null : Path.of(arguments.optional("output"));
         ControllerSpec spec = timeout(ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name")),
@@ -51,7 +51,7 @@ final class CheckCommand {
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
         List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
-        HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
+        HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
         Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
         JsonNode request = requestFile == null ? null : request(requestFile);
         CheckReport report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
