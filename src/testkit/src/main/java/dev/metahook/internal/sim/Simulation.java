@@ -33,6 +33,8 @@ public final class Simulation {
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
     private final List<Instant> times = new ArrayList<>();
     private final Map<CompositeSimulator.Pass, Integer> writes = new IdentityHashMap<>();
+    /** The store's writes when the last run ended: a run that starts with more has an event to sync for. */
+    private long writesAtRest = -1;
 
     /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
@@ -171,12 +173,18 @@ public final class Simulation {
      * for. Converged when the last pass applied its answer (a failed call changes nothing, but is no
      * fixed point: Metacontroller retries it). Not converged when {@code maxPasses} syncs in a row ran
      * with nothing but Metacontroller moving in between (the answers keep changing what is written, or
-     * keep failing), or ten times that many in all.
+     * keep failing), or ten times that many in all. A run starts with a sync only for an event: one queued
+     * (the parent created, edited or deleted) or anything written to the cluster since the last run ended (a
+     * related object, a decorator's target changed through {@link #store()}); a run right after another
+     * with nothing in between starts with the workloads' next step, as Metacontroller has nothing to sync
+     * for until then.
      */
     public Run converge(ObjectRef parent, int maxPasses, boolean settle) {
         Instant start = clock.instant();
         List<CompositeSimulator.Pass> passes = new ArrayList<>();
-        queue.add();
+        if (store.writes() != writesAtRest) {
+            queue.add();
+        }
         int quiet = 0;
         while (passes.size() < maxPasses * 10) {
             if (queue.queued()) {
@@ -194,7 +202,7 @@ public final class Simulation {
             Optional<Instant> workload = settle ? workloads.nextDue(store) : Optional.empty();
             Optional<Instant> retry = queue.retry();
             if (workload.isEmpty() && retry.isEmpty()) {
-                boolean applied = passes.get(passes.size() - 1).outcome() == CompositeSimulator.Outcome.APPLIED;
+                boolean applied = passes.isEmpty() || passes.get(passes.size() - 1).outcome() == CompositeSimulator.Outcome.APPLIED;
                 return run(passes, applied, start);
             }
             if (workload.isPresent() && (retry.isEmpty() || !retry.get().isBefore(workload.get()))) {
@@ -256,6 +264,7 @@ public final class Simulation {
     }
 
     private Run run(List<CompositeSimulator.Pass> passes, boolean converged, Instant start) {
+        writesAtRest = store.writes();
         List<Instant> all = times();
         return new Run(List.copyOf(passes), converged, Duration.between(start, clock.instant()),
                 List.copyOf(all.subList(all.size() - passes.size(), all.size())), passes.stream().mapToInt(this::writes).sum());
