@@ -25,15 +25,15 @@ class CallCountsTest {
     private static final ControllerSpec SPEC = ControllerSpec.read(StoredObjects.manifest("metacontroller/webapp-controller.yaml"));
 
     @Test
-    void aRunRightAfterAnotherWithNothingChangedMakesNoSync() {
+    void aRunRightAfterAnotherWithoutAnEventMakesNoSync() {
         Simulation simulation = new Simulation(SPEC, new InProcessHook(ENGINE, "webapp"), TestServer.CLOCK);
         ObjectRef parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
         assertTrue(simulation.converge(parent, 10, false).converged());
-        Simulation.Run again = simulation.converge(parent, 10, false);
+        Simulation.Run again = simulation.converge(parent, 10, false, false);
         assertEquals(0, again.passes().size(), "no event, no sync: " + again.passes());
         assertTrue(again.converged());
 
-        Simulation.Run workloads = simulation.converge(parent, 10, true);
+        Simulation.Run workloads = simulation.converge(parent, 10, true, false);
         assertTrue(workloads.converged());
         assertEquals(simulation.times().get(simulation.times().size() - workloads.passes().size()),
                 TestServer.CLOCK.instant().plus(WorkloadControllers.STEP),

@@ -259,7 +259,8 @@ public final class Checker {
         int before = simulation.history().size();
         int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
         conflicted = false;
-        Simulation.Run run = simulation.converge(ref, maxPasses, settle);
+        // converging right after the create has no event of its own: the workloads' first step starts it
+        Simulation.Run run = simulation.converge(ref, maxPasses, settle, !step.equals("converge"));
         simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, pass, step));
         count(phase(step), RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
         boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;

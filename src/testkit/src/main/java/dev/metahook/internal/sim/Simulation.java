@@ -33,8 +33,6 @@ public final class Simulation {
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
     private final List<Instant> times = new ArrayList<>();
     private final Map<CompositeSimulator.Pass, Integer> writes = new IdentityHashMap<>();
-    /** The store's writes when the last run ended: a run that starts with more has an event to sync for. */
-    private long writesAtRest = -1;
 
     /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
@@ -173,16 +171,22 @@ public final class Simulation {
      * for. Converged when the last pass applied its answer (a failed call changes nothing, but is no
      * fixed point: Metacontroller retries it). Not converged when {@code maxPasses} syncs in a row ran
      * with nothing but Metacontroller moving in between (the answers keep changing what is written, or
-     * keep failing), or ten times that many in all. A run starts with a sync only for an event: one queued
-     * (the parent created, edited or deleted) or anything written to the cluster since the last run ended (a
-     * related object, a decorator's target changed through {@link #store()}); a run right after another
-     * with nothing in between starts with the workloads' next step, as Metacontroller has nothing to sync
-     * for until then.
+     * keep failing), or ten times that many in all. The run starts with a sync, for whatever changed before
+     * it (in the store, or on a real API server beside the simulation).
      */
     public Run converge(ObjectRef parent, int maxPasses, boolean settle) {
+        return converge(parent, maxPasses, settle, true);
+    }
+
+    /**
+     * The same; without {@code event}, only a sync already queued (the parent created, edited or deleted
+     * through this simulation) starts the run, else the workloads' next step does: a step of the life right
+     * after another, with nothing changed in between, gives Metacontroller nothing to sync for.
+     */
+    public Run converge(ObjectRef parent, int maxPasses, boolean settle, boolean event) {
         Instant start = clock.instant();
         List<CompositeSimulator.Pass> passes = new ArrayList<>();
-        if (store.writes() != writesAtRest) {
+        if (event) {
             queue.add();
         }
         int quiet = 0;
@@ -264,7 +268,6 @@ public final class Simulation {
     }
 
     private Run run(List<CompositeSimulator.Pass> passes, boolean converged, Instant start) {
-        writesAtRest = store.writes();
         List<Instant> all = times();
         return new Run(List.copyOf(passes), converged, Duration.between(start, clock.instant()),
                 List.copyOf(all.subList(all.size() - passes.size(), all.size())), passes.stream().mapToInt(this::writes).sum());
