@@ -9,7 +9,7 @@ import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
-import dev.metahook.testkit.CheckReport;
+import dev.metahook.internal.sim.CheckResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -54,8 +54,8 @@ final class CheckCommand {
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
         Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
         JsonNode request = requestFile == null ? null : request(requestFile);
-        CheckReport report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
-                .toCheckReport();
+        CheckResult report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
+                .result();
         String suite = "check " + spec.name() + " " + ObjectRef.of(request != null ? request.path("parent") : parent);
         if (output == null) {
             out.print(format.write(report, suite));

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.internal.sim.CheckResult;
 import dev.metahook.testkit.CheckReport;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -105,8 +107,12 @@ class CheckFormatTest {
         Result result = check(counting(), "--format", "json", "--output", json.toString());
         assertEquals(1, result.exit(), result.out());
         CheckReport report = new ObjectMapper().readValue(Files.readString(json), CheckReport.class);
-        assertEquals(result.out(), CheckFormat.text(report), "the text on stdout is the JSON report's");
-        assertEquals(CheckFormat.json(report), Files.readString(json), "the report written again is the same bytes");
+        assertEquals(Files.readString(json), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report) + "\n",
+                "the typed report written again is the same bytes: every field read back");
+        assertEquals(result.out(), CheckFormat.text(new ObjectMapper().readValue(Files.readString(json), CheckResult.class)),
+                "the text on stdout says what the JSON report says");
+        assertEquals(result.out().lines().filter(line -> line.startsWith("BREACH ")).toList(),
+                report.breaches().stream().map(breach -> "BREACH " + breach).toList());
         assertFalse(report.clean());
         assertTrue(report.breaches().stream().anyMatch(breach -> breach.kind().equals("hot-loop")), report::toString);
         for (CheckReport.Breach breach : report.breaches()) {

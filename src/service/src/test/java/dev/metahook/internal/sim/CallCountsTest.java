@@ -10,7 +10,7 @@ import dev.metahook.controllers.webapp.WebAppController;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.testing.StoredObjects;
 import dev.metahook.testing.TestServer;
-import dev.metahook.testkit.CheckReport;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,7 +48,7 @@ class CallCountsTest {
                 .check(StoredObjects.manifest("examples/webapp.yaml"), updated);
         assertTrue(report.clean(), report.breaches().toString());
         Map<String, String> phases = new LinkedHashMap<>();
-        for (CheckReport.Phase phase : report.phases()) {
+        for (CheckResult.Phase phase : report.phases()) {
             phases.put(phase.name(), phase.calls() + "/" + phase.writes());
         }
         assertEquals("3/2", phases.get("create"), "create: the Deployment and the Service; " + phases);
@@ -57,6 +57,6 @@ class CallCountsTest {
         assertEquals("1/1", phases.get("409"), "the retry after the conflict: the one Deployment update of the change, " + phases);
         assertEquals("13/0", phases.get("change"), phases.toString());
         assertEquals(14, report.phases().stream().filter(phase -> phase.name().equals("change") || phase.name().equals("409"))
-                .mapToInt(CheckReport.Phase::calls).sum(), "the real cluster made 15");
+                .mapToInt(CheckResult.Phase::calls).sum(), "the real cluster made 15");
     }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.Json;
-import dev.metahook.testkit.CheckReport;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,7 +30,7 @@ public final class Checker {
     private final Clock clock;
     private final int maxPasses;
     /** Each breach once, by rule and message, where it was first found. */
-    private final Map<Breach, CheckReport.Breach> breaches = new LinkedHashMap<>();
+    private final Map<Breach, CheckResult.Breach> breaches = new LinkedHashMap<>();
     /** Hook calls and child writes by phase, in the order the phases first ran. */
     private final Map<String, int[]> phases = new LinkedHashMap<>();
     private final Omissions omissions;
@@ -52,7 +51,7 @@ public final class Checker {
      * What a check found: the breaches typed, the hook calls and child writes of each phase, and how often the
      * hook is called ({@link CallRates}; null when not measured).
      */
-    public record Report(List<CheckReport.Breach> found, List<CheckReport.Phase> phases, CallRates rates) {
+    public record Report(List<CheckResult.Breach> found, List<CheckResult.Phase> phases, CallRates rates) {
         /** The breaches by rule and message alone. */
         public List<Breach> breaches() {
             return found.stream().map(breach -> new Breach(breach.kind(), breach.message())).toList();
@@ -60,17 +59,17 @@ public final class Checker {
 
         /** The hook calls of every phase. */
         public int calls() {
-            return phases.stream().mapToInt(CheckReport.Phase::calls).sum();
+            return phases.stream().mapToInt(CheckResult.Phase::calls).sum();
         }
 
         public boolean clean() {
             return found.isEmpty();
         }
 
-        /** The same, as the test kit's report. */
-        public CheckReport toCheckReport() {
-            return new CheckReport(found, calls(), phases,
-                    rates == null ? null : new CheckReport.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()));
+        /** The same, as {@code check} reports it. */
+        public CheckResult result() {
+            return new CheckResult(found, calls(), phases,
+                    rates == null ? null : new CheckResult.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()));
         }
     }
 
@@ -80,7 +79,7 @@ public final class Checker {
     }
 
     private void add(Breach breach, String hook, String object, String phase, int call) {
-        breaches.putIfAbsent(breach, new CheckReport.Breach(breach.kind(), hook, object, phase, call, breach.detail()));
+        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail()));
     }
 
     private void count(String phase, int calls, int writes) {
@@ -230,8 +229,8 @@ public final class Checker {
             RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout())
                     .forEach(breach -> add(breach, "customize", "life"));
         }
-        List<CheckReport.Phase> counted = new ArrayList<>();
-        phases.forEach((name, counts) -> counted.add(new CheckReport.Phase(name, counts[0], counts[1])));
+        List<CheckResult.Phase> counted = new ArrayList<>();
+        phases.forEach((name, counts) -> counted.add(new CheckResult.Phase(name, counts[0], counts[1])));
         // the stalled cluster is a fork measured right after converging: listed last, after the life itself
         counted.sort(java.util.Comparator.comparing(phase -> phase.name().equals("stalled")));
         return new Report(List.copyOf(breaches.values()), counted, rates);
