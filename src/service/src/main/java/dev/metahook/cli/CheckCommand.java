@@ -2,15 +2,17 @@ package dev.metahook.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HookClient;
+import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
+import dev.metahook.internal.sim.CheckResult;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -21,20 +23,24 @@ import java.util.Set;
 
 /**
  * {@code check}: drives a hook through a parent's life (or a decorator's target's) under the simulator
- * and prints every breach of Metacontroller's contract, one line each. Exit code 0 only when there is
- * none; a customize rule that no {@code --related} object matched is one.
+ * and prints every breach of Metacontroller's contract, one line each, and the hook calls and child writes of
+ * each phase; {@code --format json} or {@code junit} writes the same report for a machine, to stdout or, with
+ * {@code --output}, to a file while the text still goes to stdout. Exit code 0 only when there is none; a
+ * customize rule that no {@code --related} object matched is one.
  */
 final class CheckCommand {
     static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
-            + " [--url <hook url>] [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>]";
+            + " [--url <hook url>]" + HookCredentials.OPTIONS + " [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
         Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
-                "url", "passes", "timeout"), USAGE);
+                "url", "passes", "timeout", "format", "output", "token-file", "cacert", "cert", "key"), USAGE);
+        CheckFormat format = CheckFormat.of(arguments.optional("format"), USAGE);
+        Path output = arguments.optional("output") == null ? null : Path.of(arguments.optional("output"));
         ControllerSpec spec = timeout(ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name")),
                 arguments.optional("timeout"));
         String requestFile = arguments.optional("request");
@@ -45,19 +51,32 @@ final class CheckCommand {
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
         List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
-        HookClient hooks = Hooks.of(spec, arguments.optional("url"), env);
+        HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
         Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
-        Checker.Report report = requestFile != null ? checker.resume(request(requestFile), updated, related)
-                : checker.check(parent, updated, related);
-        for (Breach breach : report.breaches()) {
-            out.println("BREACH " + breach);
+        JsonNode request = requestFile == null ? null : request(requestFile);
+        CheckResult report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
+                .result();
+        String suite = "check " + spec.name() + " " + ObjectRef.of(request != null ? request.path("parent") : parent);
+        if (output == null) {
+            out.print(format.write(report, suite));
+        } else {
+            out.print(CheckFormat.text(report));
+            write(output, format.write(report, suite));
         }
-        out.println(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
-                : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls");
-        if (report.rates() != null) {
-            out.println(report.rates());
-        }
+        out.flush();
         return report.clean() ? 0 : 1;
+    }
+
+    /** The report to its file (its directory made if missing); a file that cannot be written is a usage error. */
+    private static void write(Path file, String report) {
+        try {
+            if (file.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(file.toAbsolutePath().getParent());
+            }
+            Files.writeString(file, report, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UsageException("--output " + file + ": cannot be written: " + e);
+        }
     }
 
     /** A sync or finalize request body as Metacontroller sent it (its debug log prints them). */

@@ -19,13 +19,18 @@ final class Hooks {
     }
 
     static HookClient of(ControllerSpec spec, String url, Map<String, String> env) {
+        return of(spec, url, HttpHook.Credentials.NONE, env);
+    }
+
+    /** A hook at {@code url} called with {@code credentials}, or (without a URL) one of metahook's own in-process. */
+    static HookClient of(ControllerSpec spec, String url, HttpHook.Credentials credentials, Map<String, String> env) {
         if (url != null) {
             try {
                 URI uri = URI.create(url);
                 if (uri.getScheme() == null || uri.getHost() == null) {
                     throw new IllegalArgumentException("no scheme or host");
                 }
-                return HttpHook.of(spec, uri);
+                return HttpHook.of(spec, uri, credentials);
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--url " + url + ": not an http(s) URL (" + e.getMessage() + ")");
             }

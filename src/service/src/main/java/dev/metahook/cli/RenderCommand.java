@@ -6,6 +6,7 @@ import io.fabric8.zjsonpatch.JsonDiff;
 import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.DecoratorSimulator;
+import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.sim.ObjectStore;
 import dev.metahook.internal.sim.Simulator;
@@ -30,21 +31,24 @@ import java.util.stream.StreamSupport;
  */
 final class RenderCommand {
     static final String USAGE = "usage: java -jar metahook.jar render --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
-            + " --parent <parent or target yaml> [--observed <children or attachments yaml>] [--related <objects yaml>] [--url <hook url>]";
+            + " --parent <parent or target yaml> [--observed <children or attachments yaml>] [--related <objects yaml>] [--url <hook url>]"
+            + HookCredentials.OPTIONS;
 
     private RenderCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "observed", "related", "url"), USAGE);
+        Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "observed", "related", "url",
+                "token-file", "cacert", "cert", "key"), USAGE);
+        HttpHook.Credentials credentials = HookCredentials.of(arguments, USAGE);
         ControllerSpec spec = ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name"));
         ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
         String observedFile = arguments.optional("observed");
         List<ObjectNode> observed = observedFile == null ? List.of() : ManifestFiles.all(observedFile);
         ObjectStore store = new ObjectStore(Clock.systemUTC());
         ManifestFiles.related(arguments.optional("related")).forEach(store::create);
-        Simulator simulator = spec.decorator() ? new DecoratorSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), env))
-                : new CompositeSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), env));
+        Simulator simulator = spec.decorator() ? new DecoratorSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), credentials, env))
+                : new CompositeSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), credentials, env));
         ObjectNode stored = store.create(withIdentity(parent, observed));
         observed.forEach(child -> store.create(owned(child, stored, spec)));
         CompositeSimulator.HookCall call = simulator.call(stored);

@@ -9,6 +9,7 @@ import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.registration.ControllerManifest;
+import dev.metahook.internal.sim.CheckResult;
 import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.InProcessHook;
@@ -132,7 +133,18 @@ public final class HookTester {
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
         Checker.Report report = new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
-        return new CheckReport(report.breaches().stream().map(Object::toString).toList(), report.calls());
+        return report(report.result());
+    }
+
+    /** The check's result as the test kit reports it: the same fields by the same names. */
+    private static CheckReport report(CheckResult result) {
+        return new CheckReport(
+                result.breaches().stream().map(breach -> new CheckReport.Breach(breach.kind(), breach.hook(), breach.object(), breach.phase(),
+                        breach.call(), breach.message())).toList(),
+                result.calls(),
+                result.phases().stream().map(phase -> new CheckReport.Phase(phase.name(), phase.calls(), phase.writes())).toList(),
+                result.rates() == null ? null : new CheckReport.Rates(result.rates().atRest(), result.rates().stalled(),
+                        result.rates().stalledDoing()));
     }
 
     Registration registration() {

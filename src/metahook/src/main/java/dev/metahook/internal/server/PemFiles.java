@@ -29,7 +29,7 @@ import java.util.Set;
  * SEC1 are wrapped into the PKCS#8 structure the JDK's {@link KeyFactory} reads. Text around the blocks
  * (openssl's "Bag Attributes", a bundle's comments) is ignored. Every error names the file.
  */
-final class PemFiles {
+public final class PemFiles {
     private static final String RSA = "1.2.840.113549.1.1.1";
     private static final String EC = "1.2.840.10045.2.1";
     private static final byte[] RSA_ALGORITHM = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
@@ -47,7 +47,8 @@ final class PemFiles {
     record Block(String label, int line, List<String> headers, byte[] der) {
     }
 
-    static List<X509Certificate> certificates(Path file) throws IOException, GeneralSecurityException {
+    /** The certificates of a PEM file (a chain or a CA bundle): at least one; every error names the file. */
+    public static List<X509Certificate> certificates(Path file) throws IOException, GeneralSecurityException {
         return certificates(file, Files.readAllBytes(file));
     }
 
@@ -72,7 +73,8 @@ final class PemFiles {
         return certificates;
     }
 
-    static PrivateKey privateKey(Path file) throws IOException, GeneralSecurityException {
+    /** The one unencrypted private key of a PEM file; every error names the file. */
+    public static PrivateKey privateKey(Path file) throws IOException, GeneralSecurityException {
         return privateKey(file, Files.readAllBytes(file));
     }
 

@@ -20,17 +20,17 @@ import javax.net.ssl.TrustManagerFactory;
  * a TLS Secret's, by {@code openssl}: the keys in PKCS#1 ({@code RSA PRIVATE KEY}), as cert-manager writes
  * an RSA key by default.
  */
-final class Certificates {
-    final Path caCert;
-    final Path serverCert;
-    final Path serverKey;
-    final Path clientCert;
-    final Path clientKey;
+public final class Certificates {
+    public final Path caCert;
+    public final Path serverCert;
+    public final Path serverKey;
+    public final Path clientCert;
+    public final Path clientKey;
     private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
     private final Path dir;
     private final Path caKey;
 
-    Certificates(Path dir) throws Exception {
+    public Certificates(Path dir) throws Exception {
         this.dir = dir;
         caKey = rsaKey(dir.resolve("ca.key"));
         caCert = dir.resolve("ca.crt");

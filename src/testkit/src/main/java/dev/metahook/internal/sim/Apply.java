@@ -23,6 +23,7 @@ final class Apply {
 
     private final Cluster store;
     private final ControllerSpec spec;
+    private int writes;
 
     Apply(Cluster store, ControllerSpec spec) {
         this.store = store;
@@ -47,6 +48,7 @@ final class Apply {
         existing.forEach((ref, child) -> {
             if (!wanted.containsKey(ref) && !child.path("metadata").hasNonNull("deletionTimestamp")) {
                 store.delete(ref);
+                writes++;
             }
         });
         return updates;
@@ -81,6 +83,12 @@ final class Apply {
                 .put("name", ownerMetadata.path("name").asText()).put("uid", ownerMetadata.path("uid").asText())
                 .put("controller", true).put("blockOwnerDeletion", true);
         store.create(child);
+        writes++;
+    }
+
+    /** The creates, updates and deletes of children sent so far (an update is sent even when the API server stores nothing new). */
+    int writes() {
+        return writes;
     }
 
     /**
@@ -100,6 +108,7 @@ final class Apply {
                 return Optional.empty();
             }
         }
+        writes++;
         String lastApplied = observed.path("metadata").path("annotations").path(LastAppliedConfiguration.ANNOTATION).textValue();
         boolean asked = lastApplied == null || !CanonicalJson.string(desired).equals(lastApplied)
                 && !LastAppliedConfiguration.parse(lastApplied).map(desired::equals).orElse(false);

@@ -9,9 +9,10 @@ import java.util.function.Consumer;
  * at rest (five simulated minutes after the parent converged, nothing changing but resyncs) and while
  * stalled (the same cluster forked with broken workloads, pods never ready and Jobs failing: the spec
  * change, if any, then the deletion, five simulated minutes each; the busier counts). A hook that
- * asks for a resync every second, or one whose teardown waits on a Job, shows here.
+ * asks for a resync every second, or one whose teardown waits on a Job, shows here. {@code calls} and
+ * {@code writes} are the sync and finalize calls and the child writes of the stalled runs.
  */
-public record CallRates(int atRest, int stalled, String stalledDoing, int calls) {
+public record CallRates(int atRest, int stalled, String stalledDoing, int calls, int writes) {
     static final Duration WATCH = Duration.ofMinutes(5);
     static final int MAX_PASSES = 500;
 
@@ -25,22 +26,25 @@ public record CallRates(int atRest, int stalled, String stalledDoing, int calls)
         resting.passes().forEach(atRest);
         int rate = 0;
         int calls = 0;
+        int writes = 0;
         String doing = "nothing to wait for";
         if (updatedParent != null) {
             stalled.edit(updatedParent);
             Simulation.Run changed = stalled.idle(ref, WATCH, MAX_PASSES);
             calls += changed.calls();
+            writes += changed.writes();
             rate = changed.busiestMinute();
             doing = "after the spec change";
         }
         stalled.delete(ref);
         Simulation.Run teardown = stalled.idle(ref, WATCH, MAX_PASSES);
         calls += teardown.calls();
+        writes += teardown.writes();
         if (teardown.busiestMinute() >= rate) {
             rate = teardown.busiestMinute();
             doing = "deleting";
         }
-        return new CallRates(resting.busiestMinute(), rate, doing + ", pods never ready and Jobs failing", calls);
+        return new CallRates(resting.busiestMinute(), rate, doing + ", pods never ready and Jobs failing", calls, writes);
     }
 
     @Override

@@ -9,8 +9,10 @@ import dev.metahook.internal.wire.Json;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -27,10 +29,15 @@ public final class Checker {
     private final HookClient hooks;
     private final Clock clock;
     private final int maxPasses;
-    private final Set<Breach> breaches = new LinkedHashSet<>();
+    /** Each breach once, by rule and message, where it was first found. */
+    private final Map<Breach, CheckResult.Breach> breaches = new LinkedHashMap<>();
+    /** Hook calls and child writes by phase, in the order the phases first ran. */
+    private final Map<String, int[]> phases = new LinkedHashMap<>();
     private final Omissions omissions;
     private int calls;
     private CallRates rates;
+    private String owner = "";
+    private boolean conflicted;
 
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
         this.spec = spec;
@@ -40,15 +47,60 @@ public final class Checker {
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
-    /** What a check found, how many hook calls it took, and how often the hook is called ({@link CallRates}; null when not measured). */
-    public record Report(List<Breach> breaches, int calls, CallRates rates) {
-        public Report(List<Breach> breaches, int calls) {
-            this(breaches, calls, null);
+    /**
+     * What a check found: the breaches typed, the hook calls and child writes of each phase, and how often the
+     * hook is called ({@link CallRates}; null when not measured).
+     */
+    public record Report(List<CheckResult.Breach> found, List<CheckResult.Phase> phases, CallRates rates) {
+        /** The breaches by rule and message alone. */
+        public List<Breach> breaches() {
+            return found.stream().map(breach -> new Breach(breach.kind(), breach.message())).toList();
+        }
+
+        /** The hook calls of every phase. */
+        public int calls() {
+            return phases.stream().mapToInt(CheckResult.Phase::calls).sum();
         }
 
         public boolean clean() {
-            return breaches.isEmpty();
+            return found.isEmpty();
         }
+
+        /** The same, as {@code check} reports it. */
+        public CheckResult result() {
+            return new CheckResult(found, calls(), phases,
+                    rates == null ? null : new CheckResult.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()));
+        }
+    }
+
+    /** A breach of the whole run, or of a step that is not one call. */
+    private void add(Breach breach, String hook, String phase) {
+        add(breach, hook, owner, phase, 0);
+    }
+
+    private void add(Breach breach, String hook, String object, String phase, int call) {
+        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail()));
+    }
+
+    private void count(String phase, int calls, int writes) {
+        int[] counts = phases.computeIfAbsent(phase, name -> new int[2]);
+        counts[0] += calls;
+        counts[1] += writes;
+    }
+
+    /** The phase a step of the life counts in: {@code create}, {@code converge}, {@code related}, {@code change}, {@code delete}... */
+    static String phase(String step) {
+        if (step.startsWith("deleting related") || step.startsWith("restoring related")) {
+            return "related";
+        }
+        if (step.startsWith("target unselected")) {
+            return "unselected";
+        }
+        return switch (step) {
+            case "target selected again" -> "selected again";
+            case "spec change" -> "change";
+            default -> step;
+        };
     }
 
     /** Runs the lifecycle; {@code updatedParent} is the spec change, or null to skip that step. */
@@ -61,10 +113,11 @@ public final class Checker {
         Simulation simulation = new Simulation(spec, hooks, clock);
         related.forEach(simulation.store()::create);
         ObjectRef ref = simulation.create(parent);
+        owner = ref.toString();
         Simulation.Run created = converge(simulation, ref, false, "create");
         if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
-            breaches.add(new Breach("no-progress", notSelected(simulation, parent)
-                    .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")));
+            add(new Breach("no-progress", notSelected(simulation, parent)
+                    .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")), "sync", "create");
             return report(simulation);
         }
         return rest(simulation, ref, updatedParent);
@@ -80,6 +133,7 @@ public final class Checker {
         Simulation simulation = new Simulation(spec, hooks, clock);
         related.forEach(simulation.store()::create);
         ObjectRef ref = simulation.create(request.path("parent"));
+        owner = ref.toString();
         request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
         if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
             return rest(simulation, ref, updatedParent);
@@ -91,22 +145,25 @@ public final class Checker {
     private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
         Simulation.Run converged = converge(simulation, ref, true, "converge");
         if (converged.converged() && simulation.store() instanceof ObjectStore) {
-            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(pass, "at rest"));
+            int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
+            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(simulation, pass, "at rest"));
+            count("at rest", RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
+            count("stalled", rates.calls(), rates.writes());
         }
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
             omissions.clear();
             return converge(simulation, ref, true, step);
-        }).ifPresent(breaches::add);
+        }).ifPresent(breach -> add(breach, "sync", "related"));
         if (updatedParent != null) {
             simulation.edit(updatedParent);
             simulation.writer().arm();
             int conflictsBefore = conflicts(simulation);
             Simulation.Run changed = converge(simulation, ref, true, "spec change");
             if (conflicts(simulation) > conflictsBefore && !changed.converged()) {
-                breaches.add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
+                add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
                         + simulation.writer().written() + " while the hook answered), the hook did not converge"
-                        + changeOf(changed)));
+                        + changeOf(changed)), "sync", "409");
             }
         }
         if (simulation.simulator() instanceof DecoratorSimulator decorator) {
@@ -136,12 +193,12 @@ public final class Checker {
         ObjectNode after = simulation.store().get(ref).orElseThrow();
         if (spec.hasFinalize()) {
             if (decorator.watches(after)) {
-                breaches.add(new Breach("never-finalized", "the " + step + " still has the decorator's finalizer after "
-                        + run.passes().size() + " finalize calls" + lastStatus(simulation, ref)));
+                add(new Breach("never-finalized", "the " + step + " still has the decorator's finalizer after "
+                        + run.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", "unselected");
             } else if (!decorator.attachments(after).isEmpty()) {
-                breaches.add(new Breach("kept-attachments", "finalize for the " + step + " said finalized and kept "
+                add(new Breach("kept-attachments", "finalize for the " + step + " said finalized and kept "
                         + decorator.attachments(after).stream().map(ObjectRef::of).toList() + ": Metacontroller leaves them there,"
-                        + " never updated or deleted again until the target itself is deleted"));
+                        + " never updated or deleted again until the target itself is deleted"), "finalize", "unselected");
             }
         }
         simulation.store().update(change.get().undone(after, target));
@@ -161,18 +218,22 @@ public final class Checker {
     private void finalize(Simulation simulation, ObjectRef ref) {
         Simulation.Run deletion = converge(simulation, ref, true, "delete");
         if (simulation.store().get(ref).isPresent()) {
-            breaches.add(new Breach("never-finalized", "the " + (spec.decorator() ? "target" : "parent") + " is still there after "
-                    + deletion.passes().size() + " finalize calls" + lastStatus(simulation, ref)));
+            add(new Breach("never-finalized", "the " + (spec.decorator() ? "target" : "parent") + " is still there after "
+                    + deletion.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", "delete");
         }
     }
 
     /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
     private Report report(Simulation simulation) {
         if (spec.hooks().containsKey("customize")) {
-            breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
+            RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout())
+                    .forEach(breach -> add(breach, "customize", "life"));
         }
-        int measured = rates == null ? 0 : rates.calls();
-        return new Report(List.copyOf(breaches), calls + measured + RelatedChecks.answeredCalls(simulation.simulator().customize()), rates);
+        List<CheckResult.Phase> counted = new ArrayList<>();
+        phases.forEach((name, counts) -> counted.add(new CheckResult.Phase(name, counts[0], counts[1])));
+        // the stalled cluster is a fork measured right after converging: listed last, after the life itself
+        counted.sort(java.util.Comparator.comparing(phase -> phase.name().equals("stalled")));
+        return new Report(List.copyOf(breaches.values()), counted, rates);
     }
 
     private static int conflicts(Simulation simulation) {
@@ -185,8 +246,9 @@ public final class Checker {
         simulation.store().get(ref).ifPresent(parent -> {
             for (JsonNode condition : parent.path("status").path("conditions")) {
                 if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
-                    breaches.add(new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
-                            + " parent's Updated condition is " + condition.path("reason").asText() + ": " + condition.path("message").asText()));
+                    add(new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
+                            + " parent's Updated condition is " + condition.path("reason").asText() + ": " + condition.path("message").asText()),
+                            "sync", phase(step));
                 }
             }
         });
@@ -194,12 +256,16 @@ public final class Checker {
 
     private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
         int before = simulation.history().size();
-        Simulation.Run run = simulation.converge(ref, maxPasses, settle);
-        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(pass, step));
+        int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
+        conflicted = false;
+        // converging right after the create has no event of its own: the workloads' first step starts it
+        Simulation.Run run = simulation.converge(ref, maxPasses, settle, !step.equals("converge"));
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, pass, step));
+        count(phase(step), RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
         boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
         if (!run.converged() && stillWriting && !step.equals("delete")) {
-            breaches.add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
-                    + changeOf(run)));
+            add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
+                    + changeOf(run)), "sync", conflicted ? "409" : phase(step));
         }
         if (run.converged() && settle && !step.equals("delete") && RollingUpdate.anyRolling(spec)) {
             rollout(simulation, ref, step);
@@ -207,21 +273,36 @@ public final class Checker {
         return run;
     }
 
-    private void inspect(CompositeSimulator.Pass pass, String step) {
+    /**
+     * One pass of a step: its calls counted in the step's phase (in {@code 409} after a sync of the spec change met a
+     * conflict: the retries up to the one that applied), its child writes, and its breaches, each where it was found.
+     */
+    private void inspect(Simulation simulation, CompositeSimulator.Pass pass, String step) {
         if (pass.call() == null) {
             return;
         }
-        breaches.addAll(needless(pass, step));
+        String phase = conflicted && step.equals("spec change") ? "409" : phase(step);
+        if (pass.error() != null && pass.error().contains("the object has been modified")) {
+            conflicted = true;
+        } else if (pass.outcome() == CompositeSimulator.Outcome.APPLIED) {
+            conflicted = false;
+        }
+        int first = calls + 1;
         calls += Math.max(1, pass.calls().size());
+        count(phase, Math.max(1, pass.calls().size()), simulation.writes(pass));
+        pass.needlessUpdates().forEach(update -> add(needless(pass, step, update), pass.call().hook(), update.child().toString(), phase, first));
         JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
+        String ownerRef = ObjectRef.of(owner).toString();
+        int number = first;
         for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
-            breaches.addAll(CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()));
+            int n = number++;
+            CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()).forEach(breach -> add(breach, call.hook(), ownerRef, phase, n));
         }
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
                 && pass.error().startsWith("labels")) {
-            breaches.add(new Breach("selector", pass.error()));
+            add(new Breach("selector", pass.error()), pass.call().hook(), ownerRef, phase, first);
         }
-        omissions.inspect(pass.call(), owner, breaches);
+        omissions.inspect(pass.call(), owner, (child, breach) -> add(breach, pass.call().hook(), child.toString(), phase, first));
     }
 
     /**
@@ -229,9 +310,13 @@ public final class Checker {
      * every call, whether or not the API server then stores anything new.
      */
     static List<Breach> needless(CompositeSimulator.Pass pass, String step) {
-        return pass.needlessUpdates().stream().map(update -> new Breach("needless-update", pass.call().hook() + " (" + step
+        return pass.needlessUpdates().stream().map(update -> needless(pass, step, update)).toList();
+    }
+
+    private static Breach needless(CompositeSimulator.Pass pass, String step, ChildUpdate update) {
+        return new Breach("needless-update", pass.call().hook() + " (" + step
                 + ") answered " + update.child() + " as last applied, yet Metacontroller would update it on every call: what it"
-                + " writes differs from what the API server stores at " + update.change())).toList();
+                + " writes differs from what the API server stores at " + update.change());
     }
 
     /**
@@ -244,21 +329,24 @@ public final class Checker {
         if (simulation.simulator() instanceof DecoratorSimulator decorator && !decorator.watches(parent)) {
             return;
         }
+        int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
         CompositeSimulator.HookCall first = simulation.simulator().call(parent);
         CompositeSimulator.HookCall again = simulation.simulator().call(parent);
         calls += 2;
         if (first.response() != null && again.response() != null) {
             ChildOrder.difference(spec, first.response(), again.response()).ifPresent(difference ->
-                    breaches.add(new Breach("non-deterministic", "the same request twice gave two answers: " + difference)));
+                    add(new Breach("non-deterministic", "the same request twice gave two answers: " + difference), first.hook(), owner,
+                            "repeat", calls));
         }
         JsonNode shuffled = shuffle(first.request(), new Random(7));
         HookClient.Reply reply = hooks.call(first.hook(), writeAsIs(shuffled));
         calls++;
         if (reply.status() == 200 && first.response() != null) {
             JsonNode answer = Json.parse(reply.body());
-            ChildOrder.difference(spec, first.response(), answer).ifPresent(difference -> breaches.add(new Breach("non-deterministic",
-                    "the same request with its keys in another order gave another answer: " + difference)));
+            ChildOrder.difference(spec, first.response(), answer).ifPresent(difference -> add(new Breach("non-deterministic",
+                    "the same request with its keys in another order gave another answer: " + difference), first.hook(), owner, "repeat", calls));
         }
+        count("repeat", 3 + RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
     }
 
     static byte[] writeAsIs(JsonNode tree) {

@@ -54,6 +54,11 @@ public final class CompositeSimulator implements Simulator {
     }
 
     @Override
+    public int childWrites() {
+        return apply.writes();
+    }
+
+    @Override
     public Customize customize() {
         return customize;
     }

@@ -67,6 +67,11 @@ public final class DecoratorSimulator implements Simulator {
     }
 
     @Override
+    public int childWrites() {
+        return apply.writes();
+    }
+
+    @Override
     public Customize customize() {
         return customize;
     }

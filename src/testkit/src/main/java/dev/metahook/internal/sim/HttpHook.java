@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
 
 /**
  * A hook at a URL, called over HTTP/1.1 with keep-alive and the controller's timeout, with the
@@ -36,12 +37,38 @@ public final class HttpHook implements HookClient {
     private final Set<String> slow = ConcurrentHashMap.newKeySet();
     private final Map<String, URI> urls;
     private final Map<String, Duration> timeouts;
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(CONNECT_TIMEOUT).build();
+    private final Credentials credentials;
+    private final HttpClient client;
+
+    /**
+     * How the hook service wants to be called, as a CompositeController's {@code endpointConfigs} tells
+     * Metacontroller (v4.16 and newer): a bearer token sent with every call, and for {@code https://} the
+     * TLS context (the CA the server's certificate must chain to, a client certificate for mTLS); either may
+     * be null: no token, the JDK's default trust and no client certificate.
+     */
+    public record Credentials(String bearerToken, SSLContext tls) {
+        public static final Credentials NONE = new Credentials(null, null);
+
+        @Override
+        public String toString() {
+            return "Credentials[bearerToken=" + (bearerToken == null ? "none" : "(hidden)") + ", tls=" + tls + "]";
+        }
+    }
 
     public HttpHook(Map<String, URI> urls, Map<String, Duration> timeouts) {
+        this(urls, timeouts, Credentials.NONE);
+    }
+
+    public HttpHook(Map<String, URI> urls, Map<String, Duration> timeouts, Credentials credentials) {
         this.urls = Map.copyOf(urls);
         this.timeouts = Map.copyOf(timeouts);
+        this.credentials = credentials;
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(CONNECT_TIMEOUT);
+        if (credentials.tls() != null) {
+            builder.sslContext(credentials.tls());
+        }
+        this.client = builder.build();
     }
 
     /**
@@ -49,13 +76,18 @@ public final class HttpHook implements HookClient {
      * port replace theirs, or, when it has a path, it is the URL of every hook.
      */
     public static HttpHook of(ControllerSpec spec, URI override) {
+        return of(spec, override, Credentials.NONE);
+    }
+
+    /** The same, called with these credentials. */
+    public static HttpHook of(ControllerSpec spec, URI override, Credentials credentials) {
         Map<String, URI> urls = new LinkedHashMap<>();
         Map<String, Duration> timeouts = new LinkedHashMap<>();
         spec.hooks().forEach((hook, config) -> {
             urls.put(hook, resolve(config.url(), override, hook));
             timeouts.put(hook, config.timeout());
         });
-        return new HttpHook(urls, timeouts);
+        return new HttpHook(urls, timeouts, credentials);
     }
 
     static URI resolve(String manifestUrl, URI override, String hook) {
@@ -99,9 +131,13 @@ public final class HttpHook implements HookClient {
         if (url == null) {
             throw new IllegalArgumentException("the controller has no " + hook + " hook");
         }
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(deadline(timeouts.getOrDefault(hook, Duration.ofSeconds(10))))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(deadline(timeouts.getOrDefault(hook, Duration.ofSeconds(10))))
                 .header("Content-Type", "application/json").header("Accept-Encoding", "identity")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (credentials.bearerToken() != null) {
+            builder.header("Authorization", "Bearer " + credentials.bearerToken());
+        }
+        HttpRequest request = builder.build();
         long started = System.nanoTime();
         try {
             HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());

@@ -2,11 +2,11 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.internal.contract.Breach;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The {@code deletes-children} rule, for children and attachments alike: an object answered once for
@@ -30,8 +30,8 @@ final class Omissions {
         desiredByGeneration.clear();
     }
 
-    /** The breaches of one sync answer for this owner (the parent, or a decorator's target). */
-    void inspect(CompositeSimulator.HookCall call, JsonNode owner, Collection<Breach> breaches) {
+    /** The breaches of one sync answer for this owner (the parent, or a decorator's target), each with the child it is about. */
+    void inspect(CompositeSimulator.HookCall call, JsonNode owner, BiConsumer<ObjectRef, Breach> breaches) {
         if (call.response() == null || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
             return;
         }
@@ -43,7 +43,7 @@ final class Omissions {
         Set<ObjectRef> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
         for (ObjectRef ref : before) {
             if (!now.contains(ref) && observed.contains(ref)) {
-                breaches.add(new Breach("deletes-children", "sync left out " + what + ref + ", which it answered before for the"
+                breaches.accept(ref, new Breach("deletes-children", "sync left out " + what + ref + ", which it answered before for the"
                         + " same spec (generation " + generation + "): Metacontroller deletes it"));
             }
         }

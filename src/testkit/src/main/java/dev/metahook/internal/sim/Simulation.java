@@ -6,7 +6,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,6 +32,7 @@ public final class Simulation {
     private WorkloadControllers workloads;
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
     private final List<Instant> times = new ArrayList<>();
+    private final Map<CompositeSimulator.Pass, Integer> writes = new IdentityHashMap<>();
 
     /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
@@ -97,6 +100,11 @@ public final class Simulation {
         return List.copyOf(times);
     }
 
+    /** The creates, updates and deletes of children (attachments) a pass of this simulation sent. */
+    public int writes(CompositeSimulator.Pass pass) {
+        return writes.getOrDefault(pass, 0);
+    }
+
     /** Creates the parent, as {@code kubectl apply} would. */
     public ObjectRef create(JsonNode parent) {
         queue.add();
@@ -127,10 +135,10 @@ public final class Simulation {
         return pass;
     }
 
-    /** How a run of passes ended. */
-    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took, List<Instant> times) {
+    /** How a run of passes ended, and the creates, updates and deletes of children (attachments) its passes sent. */
+    public record Run(List<CompositeSimulator.Pass> passes, boolean converged, Duration took, List<Instant> times, int writes) {
         public Run(List<CompositeSimulator.Pass> passes, boolean converged) {
-            this(passes, converged, Duration.ZERO, List.of());
+            this(passes, converged, Duration.ZERO, List.of(), 0);
         }
 
         /** The most sync and finalize calls that fell in one simulated minute of the run. */
@@ -163,12 +171,24 @@ public final class Simulation {
      * for. Converged when the last pass applied its answer (a failed call changes nothing, but is no
      * fixed point: Metacontroller retries it). Not converged when {@code maxPasses} syncs in a row ran
      * with nothing but Metacontroller moving in between (the answers keep changing what is written, or
-     * keep failing), or ten times that many in all.
+     * keep failing), or ten times that many in all. The run starts with a sync, for whatever changed before
+     * it (in the store, or on a real API server beside the simulation).
      */
     public Run converge(ObjectRef parent, int maxPasses, boolean settle) {
+        return converge(parent, maxPasses, settle, true);
+    }
+
+    /**
+     * The same; without {@code event}, only a sync already queued (the parent created, edited or deleted
+     * through this simulation) starts the run, else the workloads' next step does: a step of the life right
+     * after another, with nothing changed in between, gives Metacontroller nothing to sync for.
+     */
+    public Run converge(ObjectRef parent, int maxPasses, boolean settle, boolean event) {
         Instant start = clock.instant();
         List<CompositeSimulator.Pass> passes = new ArrayList<>();
-        queue.add();
+        if (event) {
+            queue.add();
+        }
         int quiet = 0;
         while (passes.size() < maxPasses * 10) {
             if (queue.queued()) {
@@ -186,7 +206,7 @@ public final class Simulation {
             Optional<Instant> workload = settle ? workloads.nextDue(store) : Optional.empty();
             Optional<Instant> retry = queue.retry();
             if (workload.isEmpty() && retry.isEmpty()) {
-                boolean applied = passes.get(passes.size() - 1).outcome() == CompositeSimulator.Outcome.APPLIED;
+                boolean applied = passes.isEmpty() || passes.get(passes.size() - 1).outcome() == CompositeSimulator.Outcome.APPLIED;
                 return run(passes, applied, start);
             }
             if (workload.isPresent() && (retry.isEmpty() || !retry.get().isBefore(workload.get()))) {
@@ -250,7 +270,7 @@ public final class Simulation {
     private Run run(List<CompositeSimulator.Pass> passes, boolean converged, Instant start) {
         List<Instant> all = times();
         return new Run(List.copyOf(passes), converged, Duration.between(start, clock.instant()),
-                List.copyOf(all.subList(all.size() - passes.size(), all.size())));
+                List.copyOf(all.subList(all.size() - passes.size(), all.size())), passes.stream().mapToInt(this::writes).sum());
     }
 
     /** One sync as a worker runs it, and what it leaves in the queue: its own writes are events, a failure is retried. */
@@ -258,7 +278,9 @@ public final class Simulation {
         Instant now = clock.instant();
         queue.take(now);
         long before = store.writes();
+        int childWrites = simulator.childWrites();
         CompositeSimulator.Pass pass = simulator.sync(parent);
+        writes.put(pass, simulator.childWrites() - childWrites);
         history.add(pass);
         times.add(now);
         switch (pass.outcome()) {

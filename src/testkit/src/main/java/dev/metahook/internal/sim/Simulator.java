@@ -13,6 +13,9 @@ public interface Simulator {
     /** The request Metacontroller would send for the root object as it is now, sent; nothing is applied. */
     CompositeSimulator.HookCall call(ObjectNode root);
 
+    /** The creates, updates and deletes of children (attachments) sent so far. */
+    int childWrites();
+
     /** The customize steps run so far. */
     Customize customize();
 }

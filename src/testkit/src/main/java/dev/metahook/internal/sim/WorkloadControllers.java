@@ -21,9 +21,11 @@ import java.util.regex.Pattern;
 
 /**
  * Plays the cluster's other controllers and the kubelet, one step at a time, through the states the
- * API server really shows: a workload's {@code observedGeneration} first, then one pod more per step
- * (created, then ready a step later; a StatefulSet one ordinal at a time, the highest going first when
- * it scales down), old pods going as new ones become ready; a Pod is Pending when
+ * API server really shows: a workload's {@code observedGeneration} first, then its pods (a new
+ * Deployment's or a ReplicaSet's all at once, as there are no old pods to keep available; a rollout one
+ * pod of surge per step; a StatefulSet one ordinal at a time, the highest going first when it scales
+ * down), each ready a step after it was created, pods created together ready together, old pods going
+ * as new ones become ready; a Pod is Pending when
  * created and Running and Ready a step later; a Job is active, then complete. Status only, in the
  * fields and forms the real controllers write them ({@code replicas: 0} of a StatefulSet or
  * ReplicaSet included, a Deployment's zero counts left out). In a broken cluster pods never become
@@ -149,12 +151,14 @@ public final class WorkloadControllers {
             }
         } else {
             int created = updated;
-            if (updated < wanted) {
+            if (old == 0) {
+                updated = wanted;
+            } else if (updated < wanted) {
                 updated++;
             } else if (updated > wanted) {
                 updated--;
             }
-            newReady = broken ? 0 : Math.min(Math.min(created, updated), newReady + 1);
+            newReady = broken ? 0 : Math.min(created, updated);
             old = Math.min(old, Math.max(0, wanted - newReady));
         }
         ObjectNode next = Json.object().put("observedGeneration", generation);
@@ -226,8 +230,8 @@ public final class WorkloadControllers {
         int ready = status.path("readyReplicas").asInt(0);
         if (status.path("observedGeneration").asLong(0) == generation) {
             int created = replicas;
-            replicas += Integer.signum(wanted - replicas);
-            ready = broken ? 0 : Math.min(Math.min(created, replicas), ready + 1);
+            replicas = wanted;
+            ready = broken ? 0 : Math.min(created, replicas);
         }
         ObjectNode next = Json.object().put("replicas", replicas);
         positive(next, "fullyLabeledReplicas", replicas);

@@ -1,0 +1,146 @@
+package dev.metahook.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.metahook.internal.server.Certificates;
+import dev.metahook.internal.server.ServerConfig;
+import dev.metahook.testing.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code check} and {@code render} against metahook's own service behind a bearer token, TLS and mutual TLS, as
+ * Metacontroller calls it with {@code endpointConfigs}: clean with the credentials, a breach that says why without them.
+ */
+class HookAuthTest {
+    private static final byte[] KEY = "a key for the hook auth test".getBytes(StandardCharsets.UTF_8);
+    private static final List<String> WEBAPP = List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml");
+
+    @TempDir
+    static Path dir;
+    private static Certificates certificates;
+    private static Path token;
+
+    @BeforeAll
+    static void credentials() throws Exception {
+        certificates = new Certificates(dir);
+        token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+    }
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private static Result run(boolean check, List<String> base, String url, String... more) {
+        List<String> args = new ArrayList<>(base);
+        args.addAll(List.of("--url", url));
+        args.addAll(List.of(more));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            PrintStream stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+            PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+            exit = Main.exitCode(() -> check ? CheckCommand.run(args, Map.of(), stdout) : RenderCommand.run(args, Map.of(), stdout, stderr));
+        } finally {
+            System.setErr(saved);
+        }
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aHookBehindABearerTokenIsCheckedAndRenderedWithTheTokenFile() {
+        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), ServerConfig.defaults().withAuth(new ServerConfig.Auth(token, null, null)))) {
+            Result without = run(true, WEBAPP, server.url(""));
+            assertEquals(1, without.exit(), without.out());
+            assertTrue(without.out().contains("BREACH status: sync answered 401"), without.out());
+
+            Result with = run(true, WEBAPP, server.url(""), "--token-file", token.toString());
+            assertEquals(0, with.exit(), with.out() + with.err());
+            assertTrue(with.out().startsWith("check: clean ("), with.out());
+
+            Result rendered = run(false, WEBAPP, server.url(""), "--token-file", token.toString());
+            assertEquals(0, rendered.exit(), rendered.err());
+            assertTrue(rendered.out().contains("kind: Deployment"), rendered.out());
+            Result refused = run(false, WEBAPP, server.url(""));
+            assertEquals(1, refused.exit(), refused.out());
+            assertTrue(refused.err().contains("401"), refused.err());
+        }
+    }
+
+    @Test
+    void aHookBehindMutualTlsAndATokenIsCheckedWithTheCaTheClientCertificateAndTheToken() {
+        ServerConfig config = ServerConfig.defaults()
+                .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, certificates.caCert))
+                .withAuth(new ServerConfig.Auth(token, null, null));
+        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
+            String url = "https://127.0.0.1:" + server.port();
+            Result with = run(true, WEBAPP, url, "--token-file", token.toString(), "--cacert", certificates.caCert.toString(),
+                    "--cert", certificates.clientCert.toString(), "--key", certificates.clientKey.toString());
+            assertEquals(0, with.exit(), with.out() + with.err());
+
+            Result rendered = run(false, WEBAPP, url, "--token-file", token.toString(), "--cacert", certificates.caCert.toString(),
+                    "--cert", certificates.clientCert.toString(), "--key", certificates.clientKey.toString());
+            assertEquals(0, rendered.exit(), rendered.err());
+
+            Result noClientCertificate = run(true, WEBAPP, url, "--token-file", token.toString(), "--cacert", certificates.caCert.toString());
+            assertEquals(1, noClientCertificate.exit(), noClientCertificate.out());
+            assertTrue(noClientCertificate.out().contains("BREACH no-answer: sync: http error: Post \"" + url + "/webapp/sync\""),
+                    noClientCertificate.out());
+
+            Result untrusted = run(true, WEBAPP, url, "--token-file", token.toString(),
+                    "--cert", certificates.clientCert.toString(), "--key", certificates.clientKey.toString());
+            assertEquals(1, untrusted.exit(), untrusted.out());
+            assertTrue(untrusted.out().contains("BREACH no-answer:") && untrusted.out().contains("PKIX"), untrusted.out());
+        }
+    }
+
+    @Test
+    void aHookBehindTlsAloneNeedsOnlyTheCa() {
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
+            Result with = run(true, WEBAPP, "https://127.0.0.1:" + server.port(), "--cacert", certificates.caCert.toString());
+            assertEquals(0, with.exit(), with.out() + with.err());
+        }
+    }
+
+    @Test
+    void credentialsThatCannotBeUsedAreUsageErrorsNamingTheFile() {
+        Result certWithoutKey = run(true, WEBAPP, "https://127.0.0.1:1", "--cert", certificates.clientCert.toString());
+        assertEquals(2, certWithoutKey.exit());
+        assertTrue(certWithoutKey.err().contains("--cert needs --key"), certWithoutKey.err());
+
+        Path missing = dir.resolve("no-such-token");
+        Result noToken = run(true, WEBAPP, "http://127.0.0.1:1", "--token-file", missing.toString());
+        assertEquals(2, noToken.exit());
+        assertTrue(noToken.err().contains("--token-file " + missing + ": no such file"), noToken.err());
+
+        Result notACertificate = run(true, WEBAPP, "https://127.0.0.1:1", "--cacert", token.toString());
+        assertEquals(2, notACertificate.exit());
+        assertTrue(notACertificate.err().contains("--cacert " + token), notACertificate.err());
+        assertTrue(notACertificate.err().contains("holds no certificate"), notACertificate.err());
+
+        List<String> inProcess = new ArrayList<>(WEBAPP);
+        inProcess.addAll(List.of("--token-file", token.toString()));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(2, Main.exitCode(() -> CheckCommand.run(inProcess, Map.of(), new PrintStream(new ByteArrayOutputStream()))));
+        } finally {
+            System.setErr(saved);
+        }
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("are for a hook at --url"), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.metahook.internal.sim;
+
+import java.util.List;
+
+/**
+ * What a check found, typed: the breaches with where each was found, the hook calls, the calls and child writes of
+ * each phase of the life, and the call rates (null when not measured). The test kit's {@code CheckReport} has the same
+ * fields by the same names, so what {@code check --format json} writes from this reads back into it.
+ */
+public record CheckResult(List<Breach> breaches, int calls, List<Phase> phases, Rates rates) {
+
+    public CheckResult {
+        breaches = List.copyOf(breaches);
+        phases = List.copyOf(phases);
+    }
+
+    public boolean clean() {
+        return breaches.isEmpty();
+    }
+
+    /** One breach: its rule, the hook, the object, the phase, which sync or finalize call (0: none alone), the evidence. */
+    public record Breach(String kind, String hook, String object, String phase, int call, String message) {
+        @Override
+        public String toString() {
+            return kind + ": " + message;
+        }
+    }
+
+    /** One phase of the life: its hook calls and the writes of children (attachments) Metacontroller sent. */
+    public record Phase(String name, int calls, int writes) {
+    }
+
+    /** Sync and finalize calls in the busiest simulated minute, at rest and while stalled. */
+    public record Rates(int atRest, int stalled, String stalledDoing) {
+    }
+}
