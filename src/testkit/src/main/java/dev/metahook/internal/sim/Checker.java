@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.contract.Breach;
+import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -155,7 +156,16 @@ public final class Checker {
             return Optional.of("the DecoratorController's resources do not select this " + target.path("kind").asText() + " ("
                     + decorator.describeSelector(target) + "), so Metacontroller never calls the hook for it and nothing was checked");
         }
+        if (simulation.simulator() instanceof CompositeSimulator composite && !composite.selects(target)) {
+            return Optional.of("the CompositeController's parentResource." + composite.describeSelector() + " does not select this "
+                    + target.path("kind").asText() + " (" + labels(target) + "), so Metacontroller never calls the hook for it and nothing was checked");
+        }
         return Optional.empty();
+    }
+
+    private static String labels(JsonNode object) {
+        JsonNode labels = object.path("metadata").path("labels");
+        return labels.size() == 0 ? "no labels" : "labels " + CanonicalJson.string(labels);
     }
 
     private void finalize(Simulation simulation, ObjectRef ref) {

@@ -60,7 +60,7 @@ public final class CompositeSimulator implements Simulator {
 
     /**
      * How one pass ended; {@code IGNORED}: no call, the object is not one the controller syncs (a
-     * decorator's target its selectors no longer select, without the decorator's finalizer).
+     * decorator's target, or a composite's parent, its selectors do not select, without the controller's finalizer).
      */
     public enum Outcome { APPLIED, RETRY_LATER, FAILED, PARENT_GONE, IGNORED }
 
@@ -128,7 +128,13 @@ public final class CompositeSimulator implements Simulator {
         if (found.isEmpty()) {
             return new Pass(Outcome.PARENT_GONE, null, null, null, false, null);
         }
+        if (!watches(found.get())) {
+            return new Pass(Outcome.IGNORED, null, null, null, false, null);
+        }
         ObjectNode parent = syncFinalizer(parentRef, found.get());
+        if (!watches(parent)) {
+            return new Pass(Outcome.IGNORED, null, null, null, false, null);
+        }
         boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
         if (rolling && !(deleting && !(spec.hasFinalize() && hasFinalizer(parent)))) {
             return syncRevisions(parentRef, parent);
@@ -161,8 +167,32 @@ public final class CompositeSimulator implements Simulator {
         return spec.hooks().get(hook(parent)).version();
     }
 
+    /**
+     * Finalize for a parent being deleted, or one that no longer matches {@code parentResource.labelSelector}
+     * (Metacontroller v4.6.0 and later), when the controller has a finalize hook; sync otherwise.
+     */
     private String hook(JsonNode parent) {
-        return spec.hasFinalize() && parent.path("metadata").hasNonNull("deletionTimestamp") ? "finalize" : "sync";
+        return spec.hasFinalize() && (parent.path("metadata").hasNonNull("deletionTimestamp") || !selects(parent)) ? "finalize" : "sync";
+    }
+
+    /** Whether the parent's labels match the CompositeController's {@code parentResource.labelSelector} (none selects every parent). */
+    public boolean selects(JsonNode parent) {
+        return LabelSelectors.matches(parentSelector(), parent.path("metadata").path("labels"));
+    }
+
+    /** The {@code parentResource.labelSelector}, as one line. */
+    public String describeSelector() {
+        JsonNode selector = parentSelector();
+        return selector.isMissingNode() || selector.isNull() ? "no labelSelector" : "labelSelector " + CanonicalJson.string(selector);
+    }
+
+    private JsonNode parentSelector() {
+        return spec.manifest().path("spec").path("parentResource").path("labelSelector");
+    }
+
+    /** Metacontroller syncs a parent its selector selects, or one that still has the controller's finalizer. */
+    private boolean watches(JsonNode parent) {
+        return selects(parent) || hasFinalizer(parent);
     }
 
     /** The sync (or finalize) call for a parent, with the related objects customize selected. */
