@@ -308,6 +308,21 @@ class ManifestsGenerationTest {
         assertThrows(IllegalArgumentException.class, () -> Declaration.none().hookVersion("v3"));
     }
 
+    @Group("example.com")
+    @Version("v1")
+    public static class Crate extends CustomResource<Object, Crate.Status> implements Namespaced {
+        public record Status(String conditions) {
+        }
+    }
+
+    /** A status whose conditions field could hold neither metahook's nor Metacontroller's conditions is refused (issue 37, D3). */
+    @Test
+    void aStatusWhoseConditionsAreNotAListOfConditionsIsRefused() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Manifests.crdFile(Crate.class, true));
+        assertTrue(refused.getMessage().startsWith(Crate.class.getName() + ": status.conditions is a string; on a terminal error metahook"
+                + " writes its Ready, Reconciling and Stalled conditions there"), refused.getMessage());
+    }
+
     /** Metacontroller v4.6.0 and later sync only the parents parentResource.labelSelector selects (issue 37, D2). */
     @Test
     void aCompositeSelectsItsParentsByLabel() {

@@ -15,6 +15,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import dev.metahook.api.Child;
+import dev.metahook.api.Controllers;
+import dev.metahook.api.CustomResource;
+import dev.metahook.api.Declaration;
+import dev.metahook.api.Result;
+import dev.metahook.api.Update;
+import dev.metahook.internal.registration.ControllerManifest;
+import dev.metahook.testkit.Manifests;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,6 +118,41 @@ class ParentSelectorTest {
         calls.clear();
         simulation.converge(parent, 10, false);
         assertEquals(List.of(), calls, "then it is left alone");
+    }
+
+    /** Pruned by Metacontroller v4.17.2's own CompositeController CRD, the generated manifest loses nothing. */
+    @Test
+    void theGeneratedSelectorIsWhereMetacontrollerDeclaresIt() throws Exception {
+        Controllers controllers = Controllers.builder().composite("widget", Widget.class, (widget, context) -> Result.keepingObserved(),
+                Declaration.children(Child.of(ConfigMap.class, Update.IN_PLACE)).labelSelector(new LabelSelectorBuilder()
+                        .addToMatchLabels("team", "a").addNewMatchExpression().withKey("tier").withOperator("In").withValues("gold")
+                        .endMatchExpression().build())).build();
+        ObjectNode manifest = ControllerManifest.of(controllers.get("widget").orElseThrow(), "widgets", "widget-system");
+        assertEquals("{\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"In\",\"values\":[\"gold\"]}],\"matchLabels\":{\"team\":\"a\"}}",
+                manifest.at("/spec/parentResource/labelSelector").toString());
+        JsonNode schema = compositeControllerSchema();
+        ObjectNode pruned = manifest.deepCopy();
+        assertEquals(List.of(), SchemaPruning.prune(schema.path("properties").path("spec"), pruned.get("spec"), "spec"));
+        assertEquals(manifest, pruned);
+
+        ((ObjectNode) pruned.at("/spec/parentResource")).put("annotationSelector", "x");
+        assertEquals(List.of("spec.parentResource.annotationSelector"),
+                SchemaPruning.prune(schema.path("properties").path("spec"), pruned.get("spec"), "spec"), "a field it does not declare is dropped");
+    }
+
+    private static JsonNode compositeControllerSchema() throws Exception {
+        Path crds = Path.of("src/service/src/test/resources/fixtures/metacontroller/metacontroller-crds-v1-v4.17.2.yaml");
+        for (ObjectNode crd : Manifests.readAll(crds, ObjectNode.class)) {
+            if ("CompositeController".equals(crd.at("/spec/names/kind").asText())) {
+                return crd.at("/spec/versions/0/schema/openAPIV3Schema");
+            }
+        }
+        throw new AssertionError(crds + " holds no CompositeController CRD");
+    }
+
+    @Group("example.com")
+    @Version("v1")
+    public static class Widget extends CustomResource<Object, Object> implements Namespaced {
     }
 
     @Test

@@ -178,6 +178,13 @@ public final class Checker {
 
     /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
     private Report report(Simulation simulation) {
+        if (simulation.simulator() instanceof CompositeSimulator composite) {
+            for (String path : composite.prunedStatus()) {
+                breaches.add(new Breach("pruned-status", "the API server drops " + path + " from the parent's status: the parent's"
+                        + " CRD does not declare it, so nobody reading the parent sees it (declare it in the status schema, or mark it"
+                        + " x-kubernetes-preserve-unknown-fields)"));
+            }
+        }
         if (spec.hooks().containsKey("customize")) {
             breaches.addAll(RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout()));
         }

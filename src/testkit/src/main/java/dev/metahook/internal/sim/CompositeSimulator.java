@@ -37,6 +37,7 @@ public final class CompositeSimulator implements Simulator {
     private final Customize customize;
     private final ControllerRevisions revisions;
     private final boolean rolling;
+    private final java.util.Set<String> pruned = new java.util.LinkedHashSet<>();
 
     public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         this.spec = spec;
@@ -376,7 +377,19 @@ public final class CompositeSimulator implements Simulator {
     private void writeStatus(ObjectRef parentRef, ObjectNode parent, JsonNode status) {
         ObjectNode written = status != null && status.isObject() ? status.deepCopy() : Json.object();
         written.put("observedGeneration", parent.path("metadata").path("generation").asLong(0));
+        if (spec.parentSchema() != null) {
+            SchemaPruning.prune(spec.parentSchema().at("/properties/status"), written, "status")
+                    .forEach(path -> pruned.add(path.replaceAll("\\[\\d+]", "[]")));
+        }
         store.setStatus(parentRef, written);
+    }
+
+    /**
+     * The fields of the parent's status the API server dropped because the parent's CRD does not declare
+     * them (with the CRD's schema known), each once, in the order first seen.
+     */
+    public List<String> prunedStatus() {
+        return List.copyOf(pruned);
     }
 
     private boolean declared(JsonNode child) {
