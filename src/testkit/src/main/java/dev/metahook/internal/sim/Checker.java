@@ -344,7 +344,6 @@ public final class Checker {
     }
 
     private static String shorten(JsonNode node) {
-        String text = node.isMissingNode() ? "absent" : node.toString();
-        return text.length() > 160 ? text.substring(0, 160) + "…" : text;
+        return Excerpt.json(node);
     }
 }

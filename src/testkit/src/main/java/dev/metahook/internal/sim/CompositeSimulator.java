@@ -11,7 +11,6 @@ import dev.metahook.internal.wire.LabelSelectors;
 import dev.metahook.internal.wire.ObjectMap;
 import dev.metahook.internal.wire.ResponseCheck;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -422,8 +421,7 @@ public final class CompositeSimulator implements Simulator {
             return call.reply().error();
         }
         if (call.reply().status() != 200) {
-            String body = new String(call.reply().body(), StandardCharsets.UTF_8);
-            return "unsupported status code: " + call.reply().status() + " body: " + (body.length() > 300 ? body.substring(0, 300) : body);
+            return "unsupported status code: " + call.reply().status() + " body: " + Excerpt.body(call.reply().body());
         }
         if (!call.refusals().isEmpty()) {
             return call.refusals().get(0).detail();
