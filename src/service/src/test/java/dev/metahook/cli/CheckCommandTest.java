@@ -454,7 +454,8 @@ class CheckCommandTest {
             return ScriptedHook.Answer.ok(answer);
         });
         reports(nullLabels, "null", "no-progress");
-        assertTrue(nullLabels.output().contains("/metadata/labels is null"), nullLabels.output());
+        assertTrue(nullLabels.output().contains("/metadata/labels is null: Metacontroller fails the whole sync (invalid labels on desired"
+                + " child) and applies no child"), nullLabels.output());
 
         Result nullAnnotations = check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
@@ -462,7 +463,8 @@ class CheckCommandTest {
             return ScriptedHook.Answer.ok(answer);
         });
         reports(nullAnnotations, "null");
-        assertTrue(nullAnnotations.output().contains("/metadata/annotations is null"), nullAnnotations.output());
+        assertTrue(nullAnnotations.output().contains("/metadata/annotations is null: Metacontroller replaces it with its own annotations"),
+                nullAnnotations.output());
     }
 
     @Test
