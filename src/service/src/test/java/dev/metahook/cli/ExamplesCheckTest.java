@@ -31,15 +31,29 @@ class ExamplesCheckTest {
         assertClean("bluegreen", "my-bluegreen.yaml", "component: frontend\n    spec:", "component: frontend\n        release: two\n    spec:");
     }
 
-    /**
-     * A new image rolls through the pods (RollingRecreate). A scale-down is left out on purpose: the
-     * original removes one pod per sync for the same spec, highest ordinal first, and check, which
-     * sees only the wire, takes a child answered before and left out later for the same generation
-     * for an accidental deletion (deletes-children). CatSetTest covers the scale-down.
-     */
+    /** A new image rolls through the pods (RollingRecreate). */
     @Test
     void catSetIsCleanThroughANewImage() throws Exception {
         assertClean("catset", "my-catset.yaml", "nginx-unprivileged:1.27-alpine", "nginx-unprivileged:1.28-alpine");
+    }
+
+    /**
+     * The ordered scale-down, as docs/examples.md and examples/catset/README.md say: by one pod it is clean; by more,
+     * the original removes one pod per sync for the same spec, and from the second pod on check, which sees only the
+     * wire, takes it for a child dropped by accident (deletes-children).
+     */
+    @Test
+    void catSetsScaleDownIsCleanByOnePodAndDeletesChildrenByMore() throws Exception {
+        assertClean("catset", "my-catset.yaml", "replicas: 3", "replicas: 2");
+        Path updated = dir.resolve("two-fewer.yaml");
+        Files.writeString(updated, Files.readString(Path.of("examples/catset/my-catset.yaml")).replace("replicas: 3", "replicas: 1"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Main.exitCode(() -> CheckCommand.run(List.of("--controller", "examples/catset", "--parent", "examples/catset/my-catset.yaml",
+                "--updated-parent", updated.toString(), "--url", server.url("")), Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8)));
+        String output = out.toString(StandardCharsets.UTF_8);
+        assertEquals(1, exit, output);
+        assertEquals(List.of("BREACH deletes-children: sync left out Pod default/nginx-backend-1, which it answered before for the same spec"
+                + " (generation 2): Metacontroller deletes it"), output.lines().filter(line -> line.startsWith("BREACH")).toList(), output);
     }
 
     @Test
