@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * for children that roll survive the generated CRD, and a CRD without {@code status.conditions} loses them,
  * which {@code check} reports ({@code pruned-status}) (issue 37, D3).
  */
-class ParentPruningTest {
+public class ParentPruningTest {
     private static final HookEngine CATSETS = new HookEngine(Controllers.builder()
             .composite("catset", CatSet.class, new CatSetController()).build(), TestServer.CLOCK);
     private static final ControllerSpec CATSET = ControllerSpec.read(StoredObjects.manifest("examples/catset/controller.yaml"));

@@ -14,7 +14,7 @@ import java.util.List;
  * element of an array. An embedded resource ({@code x-kubernetes-embedded-resource}) keeps its
  * {@code apiVersion}, {@code kind} and {@code metadata}. Values are not validated here, only pruned.
  */
-final class SchemaPruning {
+public final class SchemaPruning {
     private SchemaPruning() {
     }
 
@@ -22,7 +22,7 @@ final class SchemaPruning {
      * Prunes {@code value} in place by {@code schema}; returns the paths it dropped
      * ({@code status.conditions}), {@code prefix} naming where {@code value} is.
      */
-    static List<String> prune(JsonNode schema, JsonNode value, String prefix) {
+    public static List<String> prune(JsonNode schema, JsonNode value, String prefix) {
         List<String> dropped = new ArrayList<>();
         prune(schema, value, prefix, dropped);
         return dropped;
