@@ -81,7 +81,7 @@ public final class Declaration {
     /**
      * A decorator decorates only the targets whose labels match ({@code resources[].labelSelector}); a
      * composite syncs only the parents whose labels match ({@code parentResource.labelSelector},
-     * Metacontroller v4.6.0 and later: older releases refuse the CompositeController). A composite with a
+     * Metacontroller v4.6.0 and later: older releases do not know it and sync every parent). A composite with a
      * finalize hook is called to finalize a parent that stops matching, as a decorator's target is.
      */
     public Declaration labelSelector(LabelSelector selector) {
