@@ -18,6 +18,7 @@ class GreetingControllerTest {
     void writesTheMessageIntoAConfigMap() {
         Greeting greeting = Manifests.read(Path.of("greeting.yaml"), Greeting.class);
         Answer answer = TESTER.sync(greeting).call();
+        assertTrue(answer.ok(), answer.toString());
         assertEquals("hello", answer.child(ConfigMap.class, "hi").orElseThrow().getData().get("message"));
         assertEquals("Written", answer.status(Greeting.Status.class).orElseThrow().conditions().get(0).getReason());
     }

@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * {@code @SchemaFrom}, {@code @PreserveUnknownFields}), {@code @ShortNames}, the status subresource,
  * {@code @AdditionalPrinterColumn}s. Then what the generator does not say: the printer columns in the
  * order the class declares them, {@code format: int64} for a {@code long}, {@link dev.metahook.api.ListMapKeys},
- * and, for a composite's parent, the {@code status.observedGeneration} Metacontroller writes.
+ * and, for a composite's parent, the {@code status.observedGeneration} Metacontroller writes and the
+ * {@code status.conditions} metahook and Metacontroller write.
  */
 final class CustomResourceDefinitions {
     private CustomResourceDefinitions() {
@@ -59,6 +60,7 @@ final class CustomResourceDefinitions {
             ObjectNode root = (ObjectNode) version.at("/schema/openAPIV3Schema");
             SchemaDetails.add(root, type);
             if (composite) {
+                conditions(root, type);
                 observedGeneration(root);
             }
             orderColumns((ObjectNode) version, type);
@@ -79,6 +81,59 @@ final class CustomResourceDefinitions {
                 names.put("listKind", field.getValue().asText() + "List");
             }
         });
+    }
+
+    /**
+     * {@code status.conditions}, which metahook writes on a terminal error ({@code Ready}, {@code Reconciling},
+     * {@code Stalled}) and Metacontroller writes for children that roll ({@code Updated}): declared as a list of
+     * conditions when the status type has no such field, so that the API server does not prune them. A
+     * {@code conditions} field of another shape is refused: neither could write there.
+     */
+    private static void conditions(ObjectNode root, Class<?> type) {
+        if (!(root.at("/properties/status") instanceof ObjectNode status)
+                || status.path("x-kubernetes-preserve-unknown-fields").asBoolean(false) && !status.has("properties")) {
+            return;
+        }
+        JsonNode existing = status.at("/properties/conditions");
+        if (existing.isMissingNode()) {
+            ObjectNode properties = status.get("properties") instanceof ObjectNode found ? found : status.putObject("properties");
+            Map<String, JsonNode> sorted = new TreeMap<>();
+            properties.properties().iterator().forEachRemaining(field -> sorted.put(field.getKey(), field.getValue()));
+            sorted.put("conditions", conditionList());
+            properties.removeAll();
+            properties.setAll(sorted);
+            return;
+        }
+        boolean list = "array".equals(existing.path("type").asText())
+                && ("object".equals(existing.at("/items/type").asText()) || existing.at("/items/x-kubernetes-preserve-unknown-fields").asBoolean(false));
+        if (!list) {
+            throw new IllegalArgumentException(type.getName() + ": status.conditions is " + describe(existing) + "; on a terminal error"
+                    + " metahook writes its Ready, Reconciling and Stalled conditions there, and Metacontroller its Updated condition for"
+                    + " children that roll, each an object with type, status, reason and message: make it a List<Condition>"
+                    + " (io.fabric8.kubernetes.api.model.Condition) or give the field another name");
+        }
+    }
+
+    private static String describe(JsonNode schema) {
+        String kind = schema.path("type").asText("of no type");
+        return "array".equals(kind) ? "a list of " + schema.at("/items/type").asText("values of no type") : "a " + kind;
+    }
+
+    /** A list of conditions: type and status required, as every writer gives them; the rest optional (Metacontroller's have no time). */
+    private static ObjectNode conditionList() {
+        ObjectNode list = Json.object();
+        ObjectNode items = list.putObject("items");
+        ObjectNode properties = items.putObject("properties");
+        properties.putObject("lastTransitionTime").put("format", "date-time").put("type", "string");
+        properties.putObject("message").put("type", "string");
+        properties.putObject("observedGeneration").put("format", "int64").put("type", "integer");
+        properties.putObject("reason").put("type", "string");
+        properties.putObject("status").put("type", "string");
+        properties.putObject("type").put("type", "string");
+        items.putArray("required").add("type").add("status");
+        items.put("type", "object");
+        list.put("type", "array");
+        return list;
     }
 
     /** The status field Metacontroller itself sets on a composite parent. */

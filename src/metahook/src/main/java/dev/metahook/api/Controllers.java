@@ -138,10 +138,10 @@ public final class Controllers {
                         + " Cleaner answering a Cleanup; a DecoratorCleaner's may change the target's labels and annotations, which"
                         + " Metacontroller's composite response has no fields for");
             }
-            if (registration.kind() == Kind.COMPOSITE
-                    && (declaration.targetLabelSelector().isPresent() || declaration.targetAnnotationSelector().isPresent())) {
+            if (registration.kind() == Kind.COMPOSITE && declaration.targetAnnotationSelector().isPresent()) {
                 throw new IllegalArgumentException("controller " + registration.name()
-                        + ": labelSelector and annotationSelector are DecoratorController settings; a composite owns every parent of its type");
+                        + ": annotationSelector is a DecoratorController setting; a composite selects its parents by labelSelector"
+                        + " (parentResource.labelSelector, Metacontroller v4.6.0 and later)");
             }
             if (!NAME.matcher(registration.name()).matches()) {
                 throw new IllegalArgumentException("controller name '" + registration.name()

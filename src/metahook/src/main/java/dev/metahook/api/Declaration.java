@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * What Metacontroller is told about a controller beyond its parent type and hooks: the child resources
  * (a decorator's attachments) with their update strategies, the resync period, {@code generateSelector},
- * the hooks' version and a decorator's selectors. The registration is the one place these are written;
+ * the hooks' version and the selectors (a composite's parents' labels, a decorator's targets' labels and annotations). The registration is the one place these are written;
  * the CompositeController or DecoratorController manifest is generated from it (see
  * {@code dev.metahook.manifests.Manifests}).
  *
@@ -78,7 +78,12 @@ public final class Declaration {
         return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector, revisionFieldPaths);
     }
 
-    /** A decorator decorates only the targets whose labels match. */
+    /**
+     * A decorator decorates only the targets whose labels match ({@code resources[].labelSelector}); a
+     * composite syncs only the parents whose labels match ({@code parentResource.labelSelector},
+     * Metacontroller v4.6.0 and later: older releases do not know it and sync every parent). A composite with a
+     * finalize hook is called to finalize a parent that stops matching, as a decorator's target is.
+     */
     public Declaration labelSelector(LabelSelector selector) {
         return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector, revisionFieldPaths);
     }
@@ -122,6 +127,7 @@ public final class Declaration {
         return hookVersion;
     }
 
+    /** The {@link #labelSelector(LabelSelector)}: of a decorator's targets, or of a composite's parents. */
     public Optional<LabelSelector> targetLabelSelector() {
         return Optional.ofNullable(labelSelector);
     }

@@ -26,16 +26,22 @@ import javax.lang.model.SourceVersion;
  */
 final class InitCommand {
     static final String USAGE = "usage: java -jar metahook.jar init <directory> [--group <maven groupId>] [--package <java package>]"
-            + " [--name <lowercase name>] [--metahook-version <version>]";
+            + " [--name <lowercase name, words joined by '-'>] [--kind <the parent's kind>] [--api-group <the CRD's API group>]"
+            + " [--metahook-version <version>]";
 
     static final String DEFAULT_GROUP = "example";
     static final String DEFAULT_PACKAGE = "example";
     static final String DEFAULT_NAME = "greeting";
+    static final String DEFAULT_API_GROUP = "example.com";
 
     private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_.-]+");
     private static final Pattern PACKAGE = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*");
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]{0,39}");
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]{0,62}");
+    private static final Pattern API_GROUP = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+");
     private static final Pattern IMPORT = Pattern.compile("(?m)^import (?:static )?[\\w.]+\\.(\\w+);$");
+    /** The local names the Java templates declare beside the parent's variable: a variable of that name would clash. */
+    private static final Set<String> LOCALS = Set.of("answer", "conditions", "context", "map", "observed", "report");
     private static final String POM_PROPERTIES = "/META-INF/maven/dev.metahook/metahook/pom.properties";
 
     /** Template resource and the file it becomes, in the order they are written. */
@@ -57,8 +63,12 @@ final class InitCommand {
         return templates;
     }
 
-    /** What a project is made from: the Maven groupId, the Java package, the controller's name and metahook's version. */
-    record Project(String group, String javaPackage, String name, String metahookVersion) {
+    /**
+     * What a project is made from: the Maven groupId, the Java package, the controller's name (also its URL path,
+     * the artifact's and the namespace's), the parent's kind (null: the name's words capitalized, {@code static-site}
+     * → {@code StaticSite}), the CRD's API group and metahook's version.
+     */
+    record Project(String group, String javaPackage, String name, String kind, String apiGroup, String metahookVersion) {
         Project {
             if (!GROUP.matcher(group).matches()) {
                 throw new UsageException("--group " + group + ": not a Maven groupId (letters, digits, '.', '-', '_')\n" + USAGE);
@@ -66,28 +76,64 @@ final class InitCommand {
             if (!PACKAGE.matcher(javaPackage).matches() || !SourceVersion.isName(javaPackage)) {
                 throw new UsageException("--package " + javaPackage + ": not a lowercase Java package name (such as com.example.greeting)\n" + USAGE);
             }
-            if (!NAME.matcher(name).matches() || SourceVersion.isKeyword(name)) {
+            if (!NAME.matcher(name).matches() || name.length() > 40) {
                 throw new UsageException("--name " + name
-                        + ": not a name for the controller (lowercase letters and digits, starting with a letter, at most 40;"
-                        + " it is the kind capitalized, the controller's name and the namespace <name>-system)\n" + USAGE);
+                        + ": not a name for the controller (lowercase letters and digits, starting with a letter, words joined by '-',"
+                        + " at most 40; it is the controller's name, its URL path and the namespace <name>-system, and gives the kind:"
+                        + " static-site is StaticSite)\n" + USAGE);
             }
-            String kind = capitalized(name);
+            if (kind == null) {
+                kind = kindOf(name);
+            } else if (!KIND.matcher(kind).matches()) {
+                throw new UsageException("--kind " + kind + ": not a kind (a letter A to Z, then letters and digits, such as StaticSite)\n" + USAGE);
+            }
+            String option = kind.equals(kindOf(name)) ? "--name " + name : "--kind " + kind;
             if (takenNames().contains(kind)) {
-                throw new UsageException("--name " + name + ": the kind " + kind + " would hide a class the project uses\n" + USAGE);
+                throw new UsageException(option + ": the kind " + kind + " would hide a class the project uses\n" + USAGE);
+            }
+            String variable = variableOf(kind);
+            if (SourceVersion.isKeyword(variable) || LOCALS.contains(variable)) {
+                throw new UsageException(option + ": the kind " + kind + " makes the variable " + variable
+                        + ", which Java or the project's code already uses\n" + USAGE);
+            }
+            if (!API_GROUP.matcher(apiGroup).matches() || apiGroup.length() > 253) {
+                throw new UsageException("--api-group " + apiGroup + ": not an API group for a CRD (a lowercase DNS name with at least"
+                        + " one dot, such as example.com)\n" + USAGE);
             }
             if (metahookVersion.isBlank()) {
                 throw new UsageException("--metahook-version: empty\n" + USAGE);
             }
         }
 
+        /** The defaults' kind (the name's) and API group. */
+        Project(String group, String javaPackage, String name, String metahookVersion) {
+            this(group, javaPackage, name, null, DEFAULT_API_GROUP, metahookVersion);
+        }
+
         String substitute(String template) {
             return template.replace("{{group}}", group)
                     .replace("{{package}}", javaPackage)
                     .replace("{{packagePath}}", javaPackage.replace('.', '/'))
-                    .replace("{{Name}}", capitalized(name))
+                    .replace("{{Name}}", kind)
+                    .replace("{{variable}}", variableOf(kind))
+                    .replace("{{apiGroup}}", apiGroup)
                     .replace("{{name}}", name)
                     .replace("{{metahookVersion}}", metahookVersion);
         }
+    }
+
+    /** {@code static-site} → {@code StaticSite}, {@code greeting} → {@code Greeting}. */
+    private static String kindOf(String name) {
+        StringBuilder kind = new StringBuilder();
+        for (String word : name.split("-")) {
+            kind.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+        }
+        return kind.toString();
+    }
+
+    /** {@code StaticSite} → {@code staticSite}: the parent's variable in the Java files. */
+    private static String variableOf(String kind) {
+        return Character.toLowerCase(kind.charAt(0)) + kind.substring(1);
     }
 
     static int run(List<String> args, PrintStream out) {
@@ -96,10 +142,12 @@ final class InitCommand {
             throw new UsageException("the project's directory is required\n" + USAGE);
         }
         Path directory = Path.of(args.get(0));
-        Arguments arguments = Arguments.parse(args.subList(1, args.size()), Set.of("group", "package", "name", "metahook-version"), USAGE);
+        Arguments arguments = Arguments.parse(args.subList(1, args.size()),
+                Set.of("group", "package", "name", "kind", "api-group", "metahook-version"), USAGE);
         String version = arguments.optional("metahook-version");
         Project project = new Project(or(arguments.optional("group"), DEFAULT_GROUP), or(arguments.optional("package"), DEFAULT_PACKAGE),
-                or(arguments.optional("name"), DEFAULT_NAME), version != null ? version : ownVersion());
+                or(arguments.optional("name"), DEFAULT_NAME), arguments.optional("kind"), or(arguments.optional("api-group"), DEFAULT_API_GROUP),
+                version != null ? version : ownVersion());
         List<Path> files = write(project, directory);
         out.println("init: wrote " + files.size() + " files to " + directory + " (cd " + directory + " && mvn verify)");
         return 0;
@@ -181,10 +229,6 @@ final class InitCommand {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static String capitalized(String name) {
-        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
     private static String or(String value, String fallback) {

@@ -68,7 +68,7 @@ final class ManifestFiles {
      * the one {@code name} names.
      */
     static ControllerSpec controller(String file, String name) {
-        List<ObjectNode> objects = all(file);
+        List<ObjectNode> objects = Files.isDirectory(Path.of(file)) ? directory(file) : all(file);
         List<ObjectNode> controllers = objects.stream().filter(ManifestFiles::isController).toList();
         List<String> found = controllers.stream().map(ManifestFiles::describe).toList();
         if (name != null) {
@@ -87,10 +87,32 @@ final class ManifestFiles {
                     + "): name one with --controller-name");
         }
         try {
-            return ControllerSpec.read(controllers.get(0));
+            return ControllerSpec.read(controllers.get(0)).withDefinitions(objects);
         } catch (IllegalArgumentException e) {
             throw new UsageException(file + ": " + describe(controllers.get(0)) + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Every object of a directory's YAML files ({@code .yaml}, {@code .yml}; a kustomization's own file left out), the
+     * files in name order: a controller with its parent's CRD, as {@code examples/catset/} holds them.
+     */
+    private static List<ObjectNode> directory(String directory) {
+        List<ObjectNode> objects = new ArrayList<>();
+        try (var files = Files.list(Path.of(directory))) {
+            for (Path file : files.filter(ManifestFiles::isManifest).sorted().toList()) {
+                objects.addAll(all(file.toString()));
+            }
+        } catch (IOException e) {
+            throw new UsageException(directory + ": cannot be read: " + e.getMessage());
+        }
+        return objects;
+    }
+
+    private static boolean isManifest(Path file) {
+        String name = file.getFileName().toString();
+        return Files.isRegularFile(file) && (name.endsWith(".yaml") || name.endsWith(".yml"))
+                && !name.equals("kustomization.yaml") && !name.equals("kustomization.yml");
     }
 
     private static boolean isController(JsonNode object) {

@@ -1,6 +1,7 @@
 package dev.metahook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -453,7 +454,8 @@ class CheckCommandTest {
             return ScriptedHook.Answer.ok(answer);
         });
         reports(nullLabels, "null", "no-progress");
-        assertTrue(nullLabels.output().contains("/metadata/labels is null"), nullLabels.output());
+        assertTrue(nullLabels.output().contains("/metadata/labels is null: Metacontroller fails the whole sync (invalid labels on desired"
+                + " child) and applies no child"), nullLabels.output());
 
         Result nullAnnotations = check(request -> {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
@@ -461,7 +463,8 @@ class CheckCommandTest {
             return ScriptedHook.Answer.ok(answer);
         });
         reports(nullAnnotations, "null");
-        assertTrue(nullAnnotations.output().contains("/metadata/annotations is null"), nullAnnotations.output());
+        assertTrue(nullAnnotations.output().contains("/metadata/annotations is null: Metacontroller replaces it with its own annotations"),
+                nullAnnotations.output());
     }
 
     @Test
@@ -535,10 +538,42 @@ class CheckCommandTest {
 
     @Test
     void saysWhatIsWrongWithABadFileWithoutAStackTrace() throws Exception {
-        Result missing = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", dir.resolve("none.yaml").toString()));
-        assertEquals(2, missing.exit());
+        Path none = dir.resolve("none.yaml");
+        assertOneLine(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", none.toString()),
+                "metahook: " + none + ": no such file");
         String noName = file("noname.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n");
-        assertEquals(2, run(List.of("--controller", noName, "--parent", noName)).exit());
-        assertEquals(2, run(List.of("--controller", "metacontroller/webapp-controller.yaml")).exit());
+        assertOneLine(List.of("--controller", noName, "--parent", noName),
+                "metahook: " + noName + ":1: expected metadata.name (a string) in this ConfigMap object");
+        String broken = file("broken.yaml", "apiVersion: v1\nkind: [ConfigMap\n");
+        assertOneLine(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", broken),
+                "metahook: " + broken + ":2: not valid YAML: while parsing a flow sequence");
+        Process usage = main("check", "--controller", "metacontroller/webapp-controller.yaml");
+        String said = new String(usage.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(usage.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, usage.exitValue(), said);
+        assertTrue(said.startsWith("metahook: --parent") && said.contains(CheckCommand.USAGE), said);
+        assertFalse(said.contains("\tat ") || said.contains("Exception"), said);
+    }
+
+    /** {@code java ... check ARGS}: exit 2, nothing on stdout, and on stderr one line that starts as expected, no stack trace. */
+    private static void assertOneLine(List<String> args, String starts) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("check"));
+        command.addAll(args);
+        Process process = main(command.toArray(String[]::new));
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue(), err);
+        assertEquals("", out);
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith(starts), err);
+        assertFalse(err.contains("\tat ") || err.contains("Exception"), err);
+    }
+
+    private static Process main(String... args) throws java.io.IOException {
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).start();
     }
 }

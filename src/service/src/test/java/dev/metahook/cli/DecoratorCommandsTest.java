@@ -1,6 +1,7 @@
 package dev.metahook.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -191,11 +192,15 @@ class DecoratorCommandsTest {
 
     @Test
     void reportsNullLabelsAndAnnotationsWithoutACrash() {
-        reports(check(request -> {
+        Result nulls = check(request -> {
             ObjectNode answer = servicePerPod(request);
             answer.path("attachments").forEach(service -> ((ObjectNode) service.path("metadata")).putNull("labels").putNull("annotations"));
             return answer;
-        }), "null");
+        });
+        reports(nulls, "null");
+        assertTrue(nulls.out().contains("/metadata/labels is null: Metacontroller applies the attachment without the labels, and as what it"
+                + " stores never equals the answer, it updates the attachment on every sync"), nulls.out());
+        assertFalse(nulls.out().contains("whole sync"), "a decorator's sync does not fail on it: " + nulls.out());
         Result topLevel = check(request -> {
             ObjectNode answer = servicePerPod(request);
             answer.putNull("annotations");

@@ -123,6 +123,53 @@ class InitCommandTest {
         assertTrue(Class.forName("com.acme.hello.SaluteControllerTest", false, compiled).getDeclaredMethods().length >= 2);
     }
 
+    /**
+     * {@code --name static-site} is the kind StaticSite (a name of one word stays capitalized, {@code --kind} says another),
+     * {@code --api-group} the CRD's group apart from the Maven groupId; the project compiles, and its parent is read and
+     * checked clean under that group (issue 37 papercuts).
+     */
+    @Test
+    void aDashedNameMakesTheKindOfItsWordsAndTheApiGroupIsTheCrdsOwn() throws Exception {
+        Path project = temp.resolve("site");
+        InitCommand.run(List.of(project.toString(), "--group", "com.acme", "--package", "com.acme.site", "--name", "static-site",
+                "--api-group", "sites.acme.io", "--metahook-version", "0.1.0-SNAPSHOT"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertTrue(Files.isRegularFile(project.resolve("src/main/java/com/acme/site/StaticSite.java")), files(project).toString());
+        String parent = Files.readString(project.resolve("static-site.yaml"));
+        assertTrue(parent.startsWith("apiVersion: sites.acme.io/v1\nkind: StaticSite\n"), parent);
+        assertTrue(Files.readString(project.resolve("src/main/java/com/acme/site/StaticSite.java")).contains("@Group(\"sites.acme.io\")"));
+        assertEquals("com.acme", pom(project, "/project/groupId"), "--group stays the Maven groupId");
+        assertEquals("static-site-controller", pom(project, "/project/artifactId"));
+        List<Path> sources;
+        try (Stream<Path> tree = Files.walk(project.resolve("src"))) {
+            sources = tree.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+        ClassLoader compiled = compile(sources, temp.resolve("site-classes"));
+        Controllers controllers = (Controllers) Class.forName("com.acme.site.StaticSiteService", true, compiled).getMethod("controllers").invoke(null);
+        @SuppressWarnings("unchecked")
+        Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) Class.forName("com.acme.site.StaticSite", true, compiled);
+        assertEquals("sites.acme.io/v1", HasMetadata.getApiVersion(kind));
+        assertEquals("staticsites", HasMetadata.getPlural(kind));
+        CheckReport report = HookTester.of(controllers, "static-site").check(Manifests.read(project.resolve("static-site.yaml"), kind));
+        assertTrue(report.clean(), report.toString());
+
+        Path named = temp.resolve("named");
+        InitCommand.run(List.of(named.toString(), "--name", "staticsite", "--kind", "StaticSite", "--metahook-version", "1"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertTrue(Files.readString(named.resolve("staticsite.yaml")).contains("kind: StaticSite\n"));
+        assertTrue(Files.isRegularFile(named.resolve("src/main/java/example/StaticSiteController.java")), files(named).toString());
+    }
+
+    /** The generated test says why a call failed (its status and problem) before it reads a child of the answer. */
+    @Test
+    void theGeneratedTestAssertsTheAnswerIsOkBeforeReadingAChild() throws IOException {
+        Path project = temp.resolve("ok");
+        InitCommand.write(new InitCommand.Project("example", "example", "greeting", "1.0"), project);
+        String test = Files.readString(project.resolve("src/test/java/example/GreetingControllerTest.java"));
+        int ok = test.indexOf("assertTrue(answer.ok(), answer.toString());");
+        assertTrue(ok > 0 && ok < test.indexOf("answer.child("), test);
+    }
+
     /** The command line as a user runs it: {@code java -jar metahook.jar init DIR}, exit 0 and one line, or exit 2 and one line. */
     @Test
     void runsFromTheCommandLine() throws Exception {
@@ -160,8 +207,10 @@ class InitCommandTest {
     @Test
     void refusesNamesThatCannotBeAProject() {
         for (List<String> options : List.of(List.of("--package", "Com.Example"), List.of("--package", "example.class"),
-                List.of("--name", "Greeting"), List.of("--name", "my-app"), List.of("--name", "result"), List.of("--name", "status"),
-                List.of("--name", "class"), List.of("--group", "a b"))) {
+                List.of("--name", "Greeting"), List.of("--name", "my_app"), List.of("--name", "my--app"), List.of("--name", "app-"),
+                List.of("--name", "result"), List.of("--name", "status"), List.of("--name", "class"), List.of("--name", "map"),
+                List.of("--kind", "staticSite"), List.of("--kind", "Result"), List.of("--kind", "Class"), List.of("--api-group", "example"),
+                List.of("--api-group", "Example.com"), List.of("--group", "a b"))) {
             List<String> args = Stream.concat(Stream.of(temp.resolve("x").toString(), "--metahook-version", "1"), options.stream()).toList();
             UsageException refused = assertThrows(UsageException.class, () -> InitCommand.run(args, System.out), options.toString());
             assertTrue(refused.getMessage().startsWith(options.get(0) + " " + options.get(1) + ": "), refused.getMessage());
@@ -176,8 +225,8 @@ class InitCommandTest {
         UsageException help = assertThrows(UsageException.class, () -> InitCommand.run(List.of("--help"), System.out));
         assertTrue(help.isHelp());
         assertEquals(InitCommand.USAGE, help.getMessage());
-        UsageException unknown = assertThrows(UsageException.class, () -> InitCommand.run(List.of("dir", "--kind", "X"), System.out));
-        assertTrue(unknown.getMessage().startsWith("unknown option --kind"), unknown.getMessage());
+        UsageException unknown = assertThrows(UsageException.class, () -> InitCommand.run(List.of("dir", "--colour", "X"), System.out));
+        assertTrue(unknown.getMessage().startsWith("unknown option --colour"), unknown.getMessage());
     }
 
     /** A value of the pom (a well-formed XML document), by an XPath without namespaces. */

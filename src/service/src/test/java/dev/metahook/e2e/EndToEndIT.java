@@ -171,6 +171,67 @@ class EndToEndIT {
         }
     }
 
+    /**
+     * The conditions metahook writes on a terminal error and Metacontroller's Updated condition survive the generated
+     * CRDs of a real API server (issue 37, D3); under a CRD without status.conditions the API server drops them, and
+     * the simulator's pruning keeps exactly what the API server kept.
+     */
+    @Test
+    void aStalledParentAndARollingParentKeepTheirConditionsThroughTheGeneratedCrds(@TempDir Path work) throws Exception {
+        Path widgets = Files.writeString(work.resolve("widgets.yaml"),
+                dev.metahook.manifests.Manifests.crdFile(dev.metahook.internal.sim.ParentPruningTest.Widget.class, true));
+        rig.commands().run(Duration.ofMinutes(1), "kubectl", "apply", "-f", "examples/catset/crd.yaml", "-f", widgets.toString());
+        rig.commands().run(Duration.ofMinutes(1), "kubectl", "wait", "--for=condition=established", "--timeout=60s",
+                "crd/catsets.ctl.enisoc.com", "crd/widgets.example.com");
+        try {
+            ObjectNode catSet = (ObjectNode) dev.metahook.testing.StoredObjects.manifest("examples/catset/my-catset.yaml");
+            catSet.withObjectProperty("metadata").put("namespace", rig.namespace());
+            ObjectRef rolling = rig.create(catSet);
+            ObjectNode updated = json("""
+                    {"observedGeneration": 1, "replicas": 3, "readyReplicas": 2, "conditions": [{"type": "Updated",
+                     "status": "False", "reason": "RolloutProgressing", "message": "updating Pod nginx-backend-1"}]}""");
+            rig.cluster().setStatus(rolling, updated);
+            assertEquals(updated, current(rolling).get("status"), "Metacontroller's Updated condition, word for word");
+
+            ObjectNode widget = json("""
+                    {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {}}""");
+            widget.withObjectProperty("metadata").put("namespace", rig.namespace());
+            ObjectRef stalled = rig.create(widget);
+            ObjectNode stall = json("""
+                    {"observedGeneration": 1, "conditions": [
+                     {"type": "Ready", "status": "False", "reason": "InvalidSpec", "message": "spec.size: is required",
+                      "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1},
+                     {"type": "Reconciling", "status": "False", "reason": "InvalidSpec", "message": "spec.size: is required",
+                      "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1},
+                     {"type": "Stalled", "status": "True", "reason": "InvalidSpec", "message": "spec.size: is required",
+                      "lastTransitionTime": "2026-12-06T03:00:00Z", "observedGeneration": 1}]}""");
+            rig.cluster().setStatus(stalled, stall);
+            assertEquals(stall, current(stalled).get("status"), "metahook's stall, word for word");
+
+            ObjectNode crd = (ObjectNode) new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(widgets.toFile());
+            ObjectNode statusSchema = (ObjectNode) crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/status");
+            ((ObjectNode) statusSchema.get("properties")).remove("conditions");
+            Path without = Files.writeString(work.resolve("widgets-without-conditions.json"), crd.toString());
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "apply", "-f", without.toString());
+            ObjectNode kept = stall.deepCopy();
+            assertEquals(List.of("status.conditions"), dev.metahook.internal.sim.SchemaPruning.prune(statusSchema, kept, "status"));
+            for (int attempt = 0; attempt < 40; attempt++) { // the API server takes up a changed CRD schema moments after the apply
+                rig.cluster().setStatus(stalled, stall.put("observedGeneration", 2 + attempt % 2));
+                kept.put("observedGeneration", 2 + attempt % 2);
+                if (current(stalled).get("status").equals(kept)) {
+                    break;
+                }
+                Thread.sleep(250);
+            }
+            assertEquals(kept, current(stalled).get("status"), "the API server pruned what the simulator prunes");
+            rig.delete(stalled);
+            rig.delete(rolling);
+        } finally {
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "delete", "crd/catsets.ctl.enisoc.com", "crd/widgets.example.com",
+                    "--ignore-not-found");
+        }
+    }
+
     /** Unlabelled and unowned, so that no controller on a cluster takes it for one of its parent's revisions. */
     @Test
     void aControllerRevisionOfACoreGroupChildIsStored() throws Exception {

@@ -296,15 +296,44 @@ class ManifestsGenerationTest {
         IllegalArgumentException selector = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
                 .decorator("budget", Deployment.class, (d, c) -> Result.keepingObserved(), Declaration.none().generateSelector(false)));
         assertTrue(selector.getMessage().startsWith("controller budget: generateSelector is a CompositeController setting"), selector.getMessage());
-        IllegalArgumentException labels = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+        IllegalArgumentException annotations = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
                 .composite("shelf", Shelf.class, (s, c) -> Result.keepingObserved(),
-                        Declaration.none().labelSelector(new LabelSelectorBuilder().build())));
-        assertTrue(labels.getMessage().contains("labelSelector and annotationSelector are DecoratorController settings"), labels.getMessage());
+                        Declaration.none().annotationSelector(new LabelSelectorBuilder().build())));
+        assertTrue(annotations.getMessage().startsWith("controller shelf: annotationSelector is a DecoratorController setting;"
+                + " a composite selects its parents by labelSelector"), annotations.getMessage());
         IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> Declaration.children(
                 Child.of(ConfigMap.class, Update.IN_PLACE), Child.of(ConfigMap.class, Update.ON_DELETE)));
         assertEquals("child resource v1 configmaps is declared twice", twice.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Declaration.none().resync(Duration.ofMillis(1500)));
         assertThrows(IllegalArgumentException.class, () -> Declaration.none().hookVersion("v3"));
+    }
+
+    @Group("example.com")
+    @Version("v1")
+    public static class Crate extends CustomResource<Object, Crate.Status> implements Namespaced {
+        public record Status(String conditions) {
+        }
+    }
+
+    /** A status whose conditions field could hold neither metahook's nor Metacontroller's conditions is refused (issue 37, D3). */
+    @Test
+    void aStatusWhoseConditionsAreNotAListOfConditionsIsRefused() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Manifests.crdFile(Crate.class, true));
+        assertTrue(refused.getMessage().startsWith(Crate.class.getName() + ": status.conditions is a string; on a terminal error metahook"
+                + " writes its Ready, Reconciling and Stalled conditions there"), refused.getMessage());
+    }
+
+    /** Metacontroller v4.6.0 and later sync only the parents parentResource.labelSelector selects (issue 37, D2). */
+    @Test
+    void aCompositeSelectsItsParentsByLabel() {
+        Controllers selecting = Controllers.builder().composite("shelf", Shelf.class, (s, c) -> Result.keepingObserved(),
+                Declaration.none().labelSelector(new LabelSelectorBuilder().addToMatchLabels("team", "a")
+                        .addNewMatchExpression().withKey("tier").withOperator("In").withValues("gold").endMatchExpression().build())).build();
+        JsonNode parent = Manifests.controller(selecting.get("shelf").orElseThrow(), GREETING).at("/spec/parentResource");
+        assertEquals("{\"apiVersion\":\"example.com/v1\",\"resource\":\"shelves\",\"labelSelector\":{\"matchExpressions\":"
+                + "[{\"key\":\"tier\",\"operator\":\"In\",\"values\":[\"gold\"]}],\"matchLabels\":{\"team\":\"a\"}}}", parent.toString());
+        assertTrue(Manifests.controller(shelves().get("shelf").orElseThrow(), GREETING).at("/spec/parentResource/labelSelector").isMissingNode(),
+                "every parent of the type unless declared");
     }
 
     @Test

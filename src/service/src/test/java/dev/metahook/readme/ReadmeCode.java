@@ -104,9 +104,9 @@ public final class ReadmeCode {
         if (snippet.file() != null) {
             return snippet.file().replaceFirst("^.*/src/(main|test)/java/", "");
         }
-        String declaration = snippet.text().lines().filter(l -> l.startsWith("public final class ")).findFirst()
-                .orElseThrow(() -> new AssertionError(snippet.where() + ": a compiled block declares a public final class"));
-        return declaration.split(" ")[3] + ".java";
+        String declaration = snippet.text().lines().filter(l -> l.startsWith("public final class ") || l.startsWith("public class ")).findFirst()
+                .orElseThrow(() -> new AssertionError(snippet.where() + ": a compiled block declares a public class"));
+        return declaration.replaceFirst("^public (final )?class ", "").split(" ")[0] + ".java";
     }
 
     private static void clear(Path directory) throws IOException {

@@ -189,4 +189,19 @@ class ReadmeSnippetsTest {
         request.put("finalizing", finalizing);
         return request;
     }
+
+    /** The docs' OnDeleteDemo says its plural and its columns, and the generated CRD carries them (issue 37 papercuts). */
+    @Test
+    void theDocsParentTypeGetsItsPluralAndItsPrinterColumns() throws Exception {
+        Class<? extends HasMetadata> demo = ReadmeCode.type("OnDeleteDemo");
+        JsonNode crd = Json.mapper().readTree(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(
+                dev.metahook.manifests.Manifests.crdFile(demo, true)).toString());
+        assertEquals("ondeletedemos.example.com", crd.at("/metadata/name").asText());
+        assertEquals("ondeletedemos", crd.at("/spec/names/plural").asText());
+        assertEquals("[\"odd\"]", crd.at("/spec/names/shortNames").toString());
+        List<String> columns = new java.util.ArrayList<>();
+        crd.at("/spec/versions/0/additionalPrinterColumns").forEach(column -> columns.add(column.path("name").asText()));
+        assertEquals(List.of("Ready", "Replicas"), columns);
+        assertEquals("ondeletedemoes", io.fabric8.kubernetes.api.Pluralize.toPlural("ondeletedemo"), "what the docs say fabric8 makes without @Plural");
+    }
 }

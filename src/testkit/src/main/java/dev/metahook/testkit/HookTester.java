@@ -45,17 +45,22 @@ public final class HookTester {
     private final Registration registration;
     private final ObjectNode manifest;
     private final Clock clock;
+    private final List<ObjectNode> definitions;
     private final HookEngine engine;
 
-    private HookTester(Controllers controllers, Registration registration, ObjectNode manifest, Clock clock) {
+    private HookTester(Controllers controllers, Registration registration, ObjectNode manifest, Clock clock, List<ObjectNode> definitions) {
         this.controllers = controllers;
         this.registration = registration;
         this.manifest = manifest;
         this.clock = clock;
+        this.definitions = List.copyOf(definitions);
         this.engine = new HookEngine(controllers, clock);
     }
 
-    /** The named controller, registered as it would be served, with its CompositeController (or DecoratorController) manifest. */
+    /**
+     * The named controller, registered as it would be served, with its CompositeController (or DecoratorController)
+     * manifest; a CustomResourceDefinition of the parent in the same file is used as {@link #withDefinitions(Path)} says.
+     */
     public static HookTester of(Controllers controllers, String name, Path manifest) {
         List<ObjectNode> objects = Manifests.trees(manifest);
         ObjectNode controller = objects.stream()
@@ -63,7 +68,7 @@ public final class HookTester {
                         && object.path("apiVersion").asText().startsWith("metacontroller.k8s.io/"))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(manifest + ": holds no CompositeController or DecoratorController"));
-        return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK);
+        return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK, objects);
     }
 
     /**
@@ -73,7 +78,8 @@ public final class HookTester {
      */
     public static HookTester of(Controllers controllers, String name) {
         Registration registration = registration(controllers, name);
-        return new HookTester(controllers, registration, ControllerManifest.of(registration, IN_PROCESS, IN_PROCESS + "-system"), FIXED_CLOCK);
+        return new HookTester(controllers, registration, ControllerManifest.of(registration, IN_PROCESS, IN_PROCESS + "-system"), FIXED_CLOCK,
+                List.of());
     }
 
     /**
@@ -85,12 +91,22 @@ public final class HookTester {
     @SuppressWarnings("varargs") // the array goes only to List.of, which copies it
     public static HookTester of(Controllers controllers, String name, Class<? extends HasMetadata>... childTypes) {
         Registration registration = registration(controllers, name);
-        return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK);
+        return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK, List.of());
     }
 
     /** The same controller under another clock (conditions carry its time). */
     public HookTester withClock(Clock clock) {
-        return new HookTester(controllers, registration, manifest, clock);
+        return new HookTester(controllers, registration, manifest, clock, definitions);
+    }
+
+    /**
+     * The same controller with the parent's CustomResourceDefinition from this file (the generated CRD, or
+     * what {@code kubectl kustomize target/deploy} renders): {@code check} then keeps of the parent only what
+     * the CRD's schema declares, as the API server does, and reports each status field the API server would
+     * drop ({@code pruned-status}). Without it, nothing is pruned.
+     */
+    public HookTester withDefinitions(Path file) {
+        return new HookTester(controllers, registration, manifest, clock, Manifests.trees(file));
     }
 
     /** A sync call for this parent (a decorator's target). */
@@ -128,7 +144,7 @@ public final class HookTester {
      * answer does not change when a related object goes ({@code ignores-related}).
      */
     public CheckReport check(HasMetadata parent, HasMetadata updated, List<? extends HasMetadata> clusterObjects) {
-        ControllerSpec spec = ControllerSpec.read(manifest);
+        ControllerSpec spec = ControllerSpec.read(manifest).withDefinitions(definitions);
         InProcessHook hook = new InProcessHook(engine, registration.name());
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);

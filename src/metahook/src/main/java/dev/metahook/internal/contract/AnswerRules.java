@@ -61,7 +61,7 @@ public final class AnswerRules {
             if (!child.isObject() || !identity(child, what, breaches)) {
                 continue;
             }
-            nulls(child, what, breaches);
+            nulls(child, what, owner, breaches);
             declared(child, what, owner, breaches);
             namespace(child, what, owner, breaches);
             serverFields(child, what, breaches);
@@ -104,7 +104,7 @@ public final class AnswerRules {
     }
 
     /** Nulls where Go zero values land (the object's own fields and its metadata), and null list items anywhere in it. */
-    private static void nulls(JsonNode child, String what, List<Breach> breaches) {
+    private static void nulls(JsonNode child, String what, Owner owner, List<Breach> breaches) {
         for (Map.Entry<String, JsonNode> field : fields(child)) {
             if (field.getValue().isNull()) {
                 breaches.add(new Breach("null", what + ": /" + field.getKey() + " is null"));
@@ -112,12 +112,24 @@ public final class AnswerRules {
         }
         for (Map.Entry<String, JsonNode> field : fields(child.path("metadata"))) {
             if (field.getValue().isNull()) {
-                breaches.add(new Breach("null", what + ": /metadata/" + field.getKey() + " is null"));
+                breaches.add(new Breach("null", what + ": /metadata/" + field.getKey() + " is null" + consequence(field.getKey(), owner)));
             }
         }
         if (hasNullItem(child)) {
             nullItems(child, "", what, breaches);
         }
+    }
+
+    /** What Metacontroller does with a null labels or annotations map of a desired object. */
+    private static String consequence(String field, Owner owner) {
+        return switch (field) {
+            case "labels" -> owner.decorator()
+                    ? ": Metacontroller applies the attachment without the labels, and as what it stores never equals the answer,"
+                    + " it updates the attachment on every sync"
+                    : ": Metacontroller fails the whole sync (invalid labels on desired child) and applies no child";
+            case "annotations" -> ": Metacontroller replaces it with its own annotations (the last-applied one)";
+            default -> "";
+        };
     }
 
     /** Whether a list below the node holds a null: looked for before any pointer is built, as almost no answer has one. */

@@ -36,6 +36,7 @@ public final class ControllerManifest {
         declaration.resyncPeriod().ifPresent(period -> spec.put("resyncPeriodSeconds", period.getSeconds()));
         ObjectNode resource = resource(registration.type());
         if (composite) {
+            declaration.targetLabelSelector().ifPresent(selector -> resource.set("labelSelector", selector(selector)));
             if (!declaration.revisionFieldPaths().isEmpty()) {
                 ArrayNode paths = resource.putObject("revisionHistory").putArray("fieldPaths");
                 declaration.revisionFieldPaths().forEach(paths::add);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.Principal;
@@ -194,12 +195,23 @@ final class TlsConnector implements AutoCloseable {
 
     private static List<byte[]> read(ServerConfig.Tls tls) throws IOException {
         List<byte[]> files = new ArrayList<>();
-        files.add(Files.readAllBytes(tls.certFile()));
-        files.add(Files.readAllBytes(tls.keyFile()));
+        files.add(read(tls.certFile()));
+        files.add(read(tls.keyFile()));
         if (tls.clientCaFile() != null) {
-            files.add(Files.readAllBytes(tls.clientCaFile()));
+            files.add(read(tls.clientCaFile()));
         }
         return files;
+    }
+
+    /** The file's bytes; a file that is not there, or cannot be read, is named with why. */
+    private static byte[] read(Path file) throws IOException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException(file + ": no such file", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException(file + ": not readable (permission denied)", e);
+        }
     }
 
     private static boolean same(List<byte[]> a, List<byte[]> b) {

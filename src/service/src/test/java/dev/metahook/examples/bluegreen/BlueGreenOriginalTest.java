@@ -21,6 +21,7 @@ import dev.metahook.internal.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -150,6 +151,7 @@ class BlueGreenOriginalTest {
 
     // The same swap under v2 keys.
     @Test
+    @Tag("differs")
     void theSwapIsAlikeUnderV2Keys() {
         Answer answer = call(V2, parent(TWO), service("blue"), observed(replicaSet("blue", 3, ONE), 3, 3),
                 observed(replicaSet("green", 3, TWO), 3, 3));
@@ -210,6 +212,7 @@ class BlueGreenOriginalTest {
     // 500 and nothing changes. The port (docs/examples.md) keeps every child as last applied and stalls, rather
     // than a Service selecting only {color: blue}: every blue pod of any app in the namespace.
     @Test
+    @Tag("differs")
     void aServiceWithoutASelectorChangesNothing() {
         ObjectNode parent = parent(ONE);
         ((ObjectNode) parent.at("/spec/service/spec")).remove("selector");
@@ -222,6 +225,7 @@ class BlueGreenOriginalTest {
     // Odd spec: `selector: {}`. The original writes a Service selecting {color: blue} alone; the port stalls instead
     // (docs/examples.md), as that would send the Service's traffic to every blue pod in the namespace.
     @Test
+    @Tag("differs")
     void anEmptyServiceSelectorChangesNothing() {
         ObjectNode parent = parent(ONE);
         ((ObjectNode) parent.at("/spec/service/spec")).putObject("selector");
@@ -233,6 +237,7 @@ class BlueGreenOriginalTest {
     // An observed Service whose selector has a color other than green: the original would take that "color" as the
     // active one and name ReplicaSets after it; the port reads it as blue (docs/examples.md).
     @Test
+    @Tag("differs")
     void anObservedServiceOfAnotherColorIsReadAsBlue() {
         ObjectNode red = service("red");
         Answer answer = call(V1, parent(ONE), red, observed(replicaSet("blue", 3, ONE), 3, 3), observed(replicaSet("green", 0, ONE), 0, 0));
@@ -244,12 +249,58 @@ class BlueGreenOriginalTest {
     // the port: Metacontroller cannot match children to a parent without a selector (it aborts such a sync), and the
     // guards refuse the answer, naming the rule. Nothing changes either way.
     @Test
+    @Tag("differs")
     void aSpecWithoutASelectorIsA500AsInTheOriginal() {
         ObjectNode parent = parent(ONE);
         parent.withObjectProperty("spec").remove("selector");
         Answer answer = call(V1, parent, service("blue"), observed(replicaSet("blue", 3, ONE), 3, 3), observed(replicaSet("green", 0, ONE), 0, 0));
         assertEquals(500, answer.code(), answer::toString);
         assertTrue(answer.violations().stream().allMatch(violation -> violation.startsWith("selector: ")), answer::toString);
+    }
+
+    // Odd spec, a new deployment: without spec.selector the original answers 500 (selector.matchLabels of undefined). The
+    // port stalls: with no child to keep, its answer is 200 with Stalled=True (InvalidSpec), which Metacontroller writes.
+    @Test
+    @Tag("differs")
+    void aNewDeploymentWithoutASelectorIsStalledNotA500() {
+        ObjectNode parent = parent(ONE);
+        parent.withObjectProperty("spec").remove("selector");
+        Answer answer = call(V1, parent);
+        assertEquals(200, answer.code(), answer::toString);
+        assertStalledKeepingEverything(List.of(), "InvalidSpec", answer, NAMESPACE);
+    }
+
+    // A quantity written another way: the original compares templates as JSON text, so 1Gi and then 1024Mi is a new
+    // template and starts a rollout; the port compares the pod templates as the model reads them, equal quantities
+    // equal, so nothing rolls.
+    @Test
+    @Tag("differs")
+    void aQuantityWrittenAnotherWayIsNoNewTemplate() {
+        JsonNode gibi = withMemory(ONE, "1Gi");
+        JsonNode mebi = withMemory(ONE, "1024Mi");
+        ObjectNode blue = observed(replicaSet("blue", 3, gibi), 3, 3);
+        ObjectNode green = observed(replicaSet("green", 0, gibi), 0, 0);
+        Answer answer = call(V1, parent(mebi), service("blue"), blue, green);
+        assertChildren(List.of(service("blue"), replicaSet("blue", 3, gibi), replicaSet("green", 0, gibi)), answer, NAMESPACE);
+    }
+
+    // An empty list in the template (env: []): the original copies the template as given; the port's model writes no
+    // empty list, so the ReplicaSet's template has no env at all. The API server stores none either (omitempty).
+    @Test
+    @Tag("differs")
+    void anEmptyListInTheTemplateIsLeftOut() {
+        ObjectNode template = ONE.deepCopy();
+        ((ObjectNode) template.at("/spec/containers/0")).putArray("env");
+        Answer answer = call(V1, parent(template));
+        JsonNode set = answer.children().stream().filter(child -> child.getKind().equals("ReplicaSet")).findFirst()
+                .map(Json::tree).orElseThrow(() -> new AssertionError(answer));
+        assertTrue(set.at("/spec/template/spec/containers/0/env").isMissingNode(), set.toString());
+    }
+
+    private static JsonNode withMemory(JsonNode template, String memory) {
+        ObjectNode copy = template.deepCopy();
+        ((ObjectNode) copy.at("/spec/containers/0")).putObject("resources").putObject("limits").put("memory", memory);
+        return copy;
     }
 
     // Finalize: the original registers no finalize hook (bluegreen-controller.yaml), so Metacontroller never sends one

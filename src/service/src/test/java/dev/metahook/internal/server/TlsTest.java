@@ -204,8 +204,18 @@ class TlsTest {
     @Test
     void saysWhichFilesCannotBeUsed() throws Exception {
         Path garbage = Files.writeString(dir.resolve("tls.crt"), "not a certificate");
-        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(garbage, garbage, null));
+        assertRefused(new ServerConfig.Tls(garbage, certificates.serverKey, null), garbage + " holds no certificate");
+        Path missing = dir.resolve("missing.key");
+        assertRefused(new ServerConfig.Tls(certificates.serverCert, missing, null), missing + ": no such file");
+        assertRefused(new ServerConfig.Tls(certificates.serverCert, certificates.clientKey, null),
+                "the key in " + certificates.clientKey + " is not the key of the certificate in " + certificates.serverCert);
+        assertRefused(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, garbage), garbage + " holds no certificate");
+    }
+
+    /** Starting with these files fails, and the message names the file and what is wrong with it. */
+    private static void assertRefused(ServerConfig.Tls tls, String names) {
+        ServerConfig config = ServerConfig.defaults().withTls(tls);
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> TestServer.start(TestServer.widgets(), config));
-        assertEquals(true, error.getMessage().startsWith("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used"), error.getMessage());
+        assertTrue(error.getMessage().startsWith("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used: " + names), error.getMessage());
     }
 }

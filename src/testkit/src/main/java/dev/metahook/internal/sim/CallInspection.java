@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.internal.contract.AnswerRules;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.contract.ObjectId;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -56,8 +55,7 @@ final class CallInspection {
             return false;
         }
         if (reply.status() != 200) {
-            String body = new String(reply.body(), StandardCharsets.UTF_8);
-            breaches.add(new Breach("status", call.hook() + " answered " + reply.status() + ": " + (body.length() > 200 ? body.substring(0, 200) : body)));
+            breaches.add(new Breach("status", call.hook() + " answered " + reply.status() + ": " + Excerpt.body(reply.body())));
             return false;
         }
         if (call.response() == null) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.contract.Breach;
+import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -212,7 +213,16 @@ public final class Checker {
             return Optional.of("the DecoratorController's resources do not select this " + target.path("kind").asText() + " ("
                     + decorator.describeSelector(target) + "), so Metacontroller never calls the hook for it and nothing was checked");
         }
+        if (simulation.simulator() instanceof CompositeSimulator composite && !composite.selects(target)) {
+            return Optional.of("the CompositeController's parentResource." + composite.describeSelector() + " does not select this "
+                    + target.path("kind").asText() + " (" + labels(target) + "), so Metacontroller never calls the hook for it and nothing was checked");
+        }
         return Optional.empty();
+    }
+
+    private static String labels(JsonNode object) {
+        JsonNode labels = object.path("metadata").path("labels");
+        return labels.size() == 0 ? "no labels" : "labels " + CanonicalJson.string(labels);
     }
 
     private void finalize(Simulation simulation, ObjectRef ref) {
@@ -225,6 +235,13 @@ public final class Checker {
 
     /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
     private Report report(Simulation simulation) {
+        if (simulation.simulator() instanceof CompositeSimulator composite) {
+            for (String path : composite.prunedStatus()) {
+                breaches.add(new Breach("pruned-status", "the API server drops " + path + " from the parent's status: the parent's"
+                        + " CRD does not declare it, so nobody reading the parent sees it (declare it in the status schema, or mark it"
+                        + " x-kubernetes-preserve-unknown-fields)"));
+            }
+        }
         if (spec.hooks().containsKey("customize")) {
             RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout())
                     .forEach(breach -> add(breach, "customize", "life"));
@@ -415,7 +432,6 @@ public final class Checker {
     }
 
     private static String shorten(JsonNode node) {
-        String text = node.isMissingNode() ? "absent" : node.toString();
-        return text.length() > 160 ? text.substring(0, 160) + "…" : text;
+        return Excerpt.json(node);
     }
 }

@@ -11,7 +11,6 @@ import dev.metahook.internal.wire.LabelSelectors;
 import dev.metahook.internal.wire.ObjectMap;
 import dev.metahook.internal.wire.ResponseCheck;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -37,6 +36,7 @@ public final class CompositeSimulator implements Simulator {
     private final Customize customize;
     private final ControllerRevisions revisions;
     private final boolean rolling;
+    private final java.util.Set<String> pruned = new java.util.LinkedHashSet<>();
 
     public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
         this.spec = spec;
@@ -65,7 +65,7 @@ public final class CompositeSimulator implements Simulator {
 
     /**
      * How one pass ended; {@code IGNORED}: no call, the object is not one the controller syncs (a
-     * decorator's target its selectors no longer select, without the decorator's finalizer).
+     * decorator's target, or a composite's parent, its selectors do not select, without the controller's finalizer).
      */
     public enum Outcome { APPLIED, RETRY_LATER, FAILED, PARENT_GONE, IGNORED }
 
@@ -133,7 +133,13 @@ public final class CompositeSimulator implements Simulator {
         if (found.isEmpty()) {
             return new Pass(Outcome.PARENT_GONE, null, null, null, false, null);
         }
+        if (!watches(found.get())) {
+            return new Pass(Outcome.IGNORED, null, null, null, false, null);
+        }
         ObjectNode parent = syncFinalizer(parentRef, found.get());
+        if (!watches(parent)) {
+            return new Pass(Outcome.IGNORED, null, null, null, false, null);
+        }
         boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
         if (rolling && !(deleting && !(spec.hasFinalize() && hasFinalizer(parent)))) {
             return syncRevisions(parentRef, parent);
@@ -166,8 +172,32 @@ public final class CompositeSimulator implements Simulator {
         return spec.hooks().get(hook(parent)).version();
     }
 
+    /**
+     * Finalize for a parent being deleted, or one that no longer matches {@code parentResource.labelSelector}
+     * (Metacontroller v4.6.0 and later), when the controller has a finalize hook; sync otherwise.
+     */
     private String hook(JsonNode parent) {
-        return spec.hasFinalize() && parent.path("metadata").hasNonNull("deletionTimestamp") ? "finalize" : "sync";
+        return spec.hasFinalize() && (parent.path("metadata").hasNonNull("deletionTimestamp") || !selects(parent)) ? "finalize" : "sync";
+    }
+
+    /** Whether the parent's labels match the CompositeController's {@code parentResource.labelSelector} (none selects every parent). */
+    public boolean selects(JsonNode parent) {
+        return LabelSelectors.matches(parentSelector(), parent.path("metadata").path("labels"));
+    }
+
+    /** The {@code parentResource.labelSelector}, as one line. */
+    public String describeSelector() {
+        JsonNode selector = parentSelector();
+        return selector.isMissingNode() || selector.isNull() ? "no labelSelector" : "labelSelector " + CanonicalJson.string(selector);
+    }
+
+    private JsonNode parentSelector() {
+        return spec.manifest().path("spec").path("parentResource").path("labelSelector");
+    }
+
+    /** Metacontroller syncs a parent its selector selects, or one that still has the controller's finalizer. */
+    private boolean watches(JsonNode parent) {
+        return selects(parent) || hasFinalizer(parent);
     }
 
     /** The sync (or finalize) call for a parent, with the related objects customize selected. */
@@ -351,7 +381,19 @@ public final class CompositeSimulator implements Simulator {
     private void writeStatus(ObjectRef parentRef, ObjectNode parent, JsonNode status) {
         ObjectNode written = status != null && status.isObject() ? status.deepCopy() : Json.object();
         written.put("observedGeneration", parent.path("metadata").path("generation").asLong(0));
+        if (spec.parentSchema() != null) {
+            SchemaPruning.prune(spec.parentSchema().at("/properties/status"), written, "status")
+                    .forEach(path -> pruned.add(path.replaceAll("\\[\\d+]", "[]")));
+        }
         store.setStatus(parentRef, written);
+    }
+
+    /**
+     * The fields of the parent's status the API server dropped because the parent's CRD does not declare
+     * them (with the CRD's schema known), each once, in the order first seen.
+     */
+    public List<String> prunedStatus() {
+        return List.copyOf(pruned);
     }
 
     private boolean declared(JsonNode child) {
@@ -384,8 +426,7 @@ public final class CompositeSimulator implements Simulator {
             return call.reply().error();
         }
         if (call.reply().status() != 200) {
-            String body = new String(call.reply().body(), StandardCharsets.UTF_8);
-            return "unsupported status code: " + call.reply().status() + " body: " + (body.length() > 300 ? body.substring(0, 300) : body);
+            return "unsupported status code: " + call.reply().status() + " body: " + Excerpt.body(call.reply().body());
         }
         if (!call.refusals().isEmpty()) {
             return call.refusals().get(0).detail();

@@ -13,10 +13,12 @@ import java.util.regex.Pattern;
 
 /**
  * A CompositeController (or DecoratorController) manifest, read for what the simulator needs: the
- * child (or attachment) types, the hooks, the selector mode.
+ * child (or attachment) types, the hooks, the selector mode; and, when known, the parent's CRD schema
+ * ({@code parentSchema}, the {@code openAPIV3Schema} of the parent's version, or null), by which the
+ * simulated API server prunes what is written to the parent.
  */
 public record ControllerSpec(String name, ObjectNode manifest, boolean decorator, boolean generateSelector,
-                             List<ChildResource> childResources, Map<String, HookConfig> hooks) {
+                             List<ChildResource> childResources, Map<String, HookConfig> hooks, JsonNode parentSchema) {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
     /** One declared child type and how its children are updated. */
@@ -46,14 +48,44 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean decorator
             throw new IllegalArgumentException("spec.hooks.sync is required");
         }
         return new ControllerSpec(manifest.path("metadata").path("name").asText(), (ObjectNode) manifest, decorator,
-                spec.path("generateSelector").asBoolean(false), List.copyOf(children), Map.copyOf(hooks));
+                spec.path("generateSelector").asBoolean(false), List.copyOf(children), Map.copyOf(hooks), null);
     }
 
     /** The same controller with every hook's timeout replaced (check's {@code --timeout}). */
     public ControllerSpec withTimeout(Duration timeout) {
         Map<String, HookConfig> replaced = new LinkedHashMap<>();
         hooks.forEach((hook, config) -> replaced.put(hook, new HookConfig(config.url(), timeout, config.version(), config.strict())));
-        return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, Map.copyOf(replaced));
+        return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, Map.copyOf(replaced), parentSchema);
+    }
+
+    /**
+     * The same controller with the parent's schema taken from the first of these objects that is the
+     * CustomResourceDefinition of a composite's {@code parentResource} (its group and plural) and that
+     * serves its version; unchanged when none is, or for a decorator.
+     */
+    public ControllerSpec withDefinitions(List<? extends JsonNode> objects) {
+        if (decorator) {
+            return this;
+        }
+        JsonNode parent = manifest.path("spec").path("parentResource");
+        String apiVersion = parent.path("apiVersion").asText();
+        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+        String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+        for (JsonNode object : objects) {
+            if (!object.path("kind").asText().equals("CustomResourceDefinition")
+                    || !object.path("apiVersion").asText().equals("apiextensions.k8s.io/v1")
+                    || !object.at("/spec/group").asText().equals(group)
+                    || !object.at("/spec/names/plural").asText().equals(parent.path("resource").asText())) {
+                continue;
+            }
+            for (JsonNode served : object.at("/spec/versions")) {
+                if (served.path("name").asText().equals(version) && served.at("/schema/openAPIV3Schema").isObject()) {
+                    return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, hooks,
+                            served.at("/schema/openAPIV3Schema"));
+                }
+            }
+        }
+        return this;
     }
 
     public boolean hasFinalize() {

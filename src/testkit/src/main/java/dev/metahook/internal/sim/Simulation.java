@@ -108,14 +108,29 @@ public final class Simulation {
     /** Creates the parent, as {@code kubectl apply} would. */
     public ObjectRef create(JsonNode parent) {
         queue.add();
-        return ObjectRef.of(store.create(parent));
+        return ObjectRef.of(store.create(pruned(parent)));
+    }
+
+    /** The parent as the API server keeps it: pruned by its CRD's schema when that is known (apiVersion, kind and metadata kept). */
+    private JsonNode pruned(JsonNode parent) {
+        JsonNode schema = spec.parentSchema();
+        if (schema == null || !parent.isObject()) {
+            return parent;
+        }
+        ObjectNode copy = (ObjectNode) parent.deepCopy();
+        for (String field : List.of("spec", "status")) {
+            if (copy.has(field)) {
+                SchemaPruning.prune(schema.at("/properties/" + field), copy.get(field), field);
+            }
+        }
+        return copy;
     }
 
     /** Changes the parent's spec (metadata and status stay the server's). */
     public void edit(JsonNode parent) {
         ObjectNode current = store.get(ObjectRef.of(parent)).orElseThrow();
         ObjectNode edited = current.deepCopy();
-        edited.set("spec", parent.path("spec").deepCopy());
+        edited.set("spec", pruned(parent).path("spec").deepCopy());
         store.update(edited);
         queue.add();
     }
