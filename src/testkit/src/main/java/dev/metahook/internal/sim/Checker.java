@@ -237,9 +237,9 @@ public final class Checker {
     private Report report(Simulation simulation) {
         if (simulation.simulator() instanceof CompositeSimulator composite) {
             for (String path : composite.prunedStatus()) {
-                breaches.add(new Breach("pruned-status", "the API server drops " + path + " from the parent's status: the parent's"
+                add(new Breach("pruned-status", "the API server drops " + path + " from the parent's status: the parent's"
                         + " CRD does not declare it, so nobody reading the parent sees it (declare it in the status schema, or mark it"
-                        + " x-kubernetes-preserve-unknown-fields)"));
+                        + " x-kubernetes-preserve-unknown-fields)"), "sync", "life");
             }
         }
         if (spec.hooks().containsKey("customize")) {
