@@ -1,0 +1,59 @@
+package dev.metahook.internal.server;
+
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * The OpenTelemetry SDK as autoconfigure makes it from the {@code OTEL_*} variables and {@code otel.*}
+ * system properties, with metahook's defaults under them. Loaded only when autoconfigure is on the class
+ * path (metahook depends on it optionally; {@link Tracing} looks first).
+ */
+final class SdkTracing {
+    /** How long the last spans may take to leave at shutdown. */
+    private static final long FLUSH_SECONDS = 5;
+
+    private SdkTracing() {
+    }
+
+    static Tracing start(UnaryOperator<String> settings) {
+        AutoConfiguredOpenTelemetrySdk configured;
+        try {
+            configured = AutoConfiguredOpenTelemetrySdk.builder()
+                    .addPropertiesSupplier(() -> defaults(settings))
+                    .disableShutdownHook()
+                    .setResultAsGlobal()
+                    .build();
+        } catch (ConfigurationException e) {
+            throw new IllegalArgumentException("OpenTelemetry (OTEL_* variables): " + e.getMessage(), e);
+        }
+        OpenTelemetrySdk sdk = configured.getOpenTelemetrySdk();
+        return new Tracing(sdk, true, () -> {
+            CompletableResultCode done = sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+            if (!done.isSuccess()) {
+                throw new IllegalStateException("the exporter did not take the last spans within " + FLUSH_SECONDS + " s");
+            }
+        });
+    }
+
+    /**
+     * What applies when the settings do not say: traces only (the service's metrics are Prometheus's on
+     * {@code /metrics}, its logs on stdout), as service {@code metahook} unless {@code otel.service.name}
+     * or {@code service.name} in {@code otel.resource.attributes} names it.
+     */
+    static Map<String, String> defaults(UnaryOperator<String> settings) {
+        Map<String, String> defaults = new HashMap<>();
+        defaults.put("otel.metrics.exporter", "none");
+        defaults.put("otel.logs.exporter", "none");
+        String resource = settings.apply("otel.resource.attributes");
+        if (settings.apply("otel.service.name") == null && (resource == null || !resource.matches("(^|.*,)\\s*service\\.name\\s*=.*"))) {
+            defaults.put("otel.service.name", "metahook");
+        }
+        return defaults;
+    }
+}
