@@ -30,7 +30,8 @@ final class SdkTracing {
                     .setResultAsGlobal()
                     .build();
         } catch (ConfigurationException e) {
-            throw new IllegalArgumentException("OpenTelemetry (OTEL_* variables): " + e.getMessage(), e);
+            throw new IllegalArgumentException("OpenTelemetry (OTEL_* variables): " + e.getMessage()
+                    + (e.getCause() == null ? "" : ": " + e.getCause()), e);
         }
         OpenTelemetrySdk sdk = configured.getOpenTelemetrySdk();
         return new Tracing(sdk, true, () -> {
@@ -43,11 +44,14 @@ final class SdkTracing {
 
     /**
      * What applies when the settings do not say: traces only (the service's metrics are Prometheus's on
-     * {@code /metrics}, its logs on stdout), as service {@code metahook} unless {@code otel.service.name}
-     * or {@code service.name} in {@code otel.resource.attributes} names it.
+     * {@code /metrics}, its logs on stdout), OTLP over HTTP ({@code http/protobuf}, the protocol the
+     * specification makes the default, where the Java SDK's own default is gRPC, which needs a sender the
+     * service does not carry), as service {@code metahook} unless {@code otel.service.name} or {@code
+     * service.name} in {@code otel.resource.attributes} names it.
      */
     static Map<String, String> defaults(UnaryOperator<String> settings) {
         Map<String, String> defaults = new HashMap<>();
+        defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
         defaults.put("otel.metrics.exporter", "none");
         defaults.put("otel.logs.exporter", "none");
         String resource = settings.apply("otel.resource.attributes");

@@ -218,10 +218,11 @@ class TracingTest {
     }
 
     @Test
-    void theServiceIsNamedMetahookUnlessTheSettingsNameIt() {
+    void theDefaultsAreTracesOverOtlpHttpFromServiceMetahook() {
         assertEquals("metahook", SdkTracing.defaults(settings(Map.of())).get("otel.service.name"));
         assertEquals("none", SdkTracing.defaults(settings(Map.of())).get("otel.metrics.exporter"));
         assertEquals("none", SdkTracing.defaults(settings(Map.of())).get("otel.logs.exporter"));
+        assertEquals("http/protobuf", SdkTracing.defaults(settings(Map.of())).get("otel.exporter.otlp.protocol"));
         assertNull(SdkTracing.defaults(settings(Map.of("OTEL_SERVICE_NAME", "greeting"))).get("otel.service.name"));
         assertNull(SdkTracing.defaults(settings(Map.of("OTEL_RESOURCE_ATTRIBUTES", "team=a, service.name=greeting"))).get("otel.service.name"));
         assertEquals("metahook", SdkTracing.defaults(settings(Map.of("OTEL_RESOURCE_ATTRIBUTES", "my.service.name=x"))).get("otel.service.name"));
