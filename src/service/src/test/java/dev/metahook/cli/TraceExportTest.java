@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.metahook.internal.wire.Json;
 import dev.metahook.testing.ServiceProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * The service, started as a process with {@code java}, takes its tracing from the standard {@code OTEL_*}
  * variables: with an OTLP endpoint it posts the span of a WebApp sync to {@code /v1/traces} of that endpoint
  * (here an OTLP/HTTP receiver on 127.0.0.1 that keeps what it is sent), carrying the caller's trace id; with
- * {@code OTEL_TRACES_EXPORTER=none} it sends nothing, not even when it stops and flushes.
+ * {@code OTEL_TRACES_EXPORTER=none} it sends nothing, not even when it stops and flushes. What the exporter
+ * logs (a collector that refuses the spans) is a line of the service's own log format.
  */
 class TraceExportTest {
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -35,6 +39,8 @@ class TraceExportTest {
 
     /** What the receiver was sent: the path and the body of each request. */
     private final List<Map.Entry<String, byte[]>> received = new CopyOnWriteArrayList<>();
+    /** The status the receiver answers with. */
+    private volatile int answer = 200;
     private HttpServer receiver;
 
     @BeforeEach
@@ -45,7 +51,7 @@ class TraceExportTest {
                 received.add(Map.entry(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath()
                         + " " + exchange.getRequestHeaders().getFirst("Content-Type"), body.readAllBytes()));
             }
-            exchange.sendResponseHeaders(200, -1);
+            exchange.sendResponseHeaders(answer, -1);
             exchange.close();
         });
         receiver.start();
@@ -58,7 +64,7 @@ class TraceExportTest {
 
     @Test
     void anOtlpEndpointGetsTheSpanOfEveryCall() throws Exception {
-        String output = oneWebAppSync(Map.of());
+        String output = oneWebAppSync(Map.of(), written -> true);
         assertTrue(output.contains("tracing on"), output);
         Map.Entry<String, byte[]> export = received.stream().filter(request -> contains(request.getValue(), "metahook.controller"))
                 .findFirst().orElseThrow(() -> new AssertionError("no span of the call was exported: " + paths() + "\n" + output));
@@ -72,16 +78,33 @@ class TraceExportTest {
 
     @Test
     void tracesExporterNoneSendsNothing() throws Exception {
-        String output = oneWebAppSync(Map.of("OTEL_TRACES_EXPORTER", "none"));
+        String output = oneWebAppSync(Map.of("OTEL_TRACES_EXPORTER", "none"), written -> true);
         assertTrue(received.isEmpty(), "sent: " + paths());
         assertFalse(output.contains("tracing on"), output);
     }
 
+    @Test
+    void whatTheExporterLogsIsOneJsonLineOfTheServicesLog() throws Exception {
+        answer = 400;
+        String output = oneWebAppSync(Map.of("LOG_FORMAT", "json", "OTEL_BSP_SCHEDULE_DELAY", "50"),
+                written -> written.contains("Failed to export"));
+        assertFalse(received.isEmpty(), "the exporter tried: " + output);
+        List<JsonNode> lines = output.lines().map(line -> {
+            JsonNode parsed = Json.parse(line.getBytes(StandardCharsets.UTF_8));
+            assertTrue(parsed.isObject(), "not a JSON object: " + line);
+            return parsed;
+        }).toList();
+        assertTrue(lines.stream().anyMatch(line -> line.path("message").asText().contains("Failed to export")
+                && line.path("logger_name").asText().startsWith("io.opentelemetry")
+                && List.of("WARN", "ERROR").contains(line.path("level").asText())), output);
+    }
+
     /**
      * Starts the service with its OTLP endpoint the receiver and these variables besides, sends one WebApp
-     * sync with a traceparent, and stops it (which flushes what it has); returns what it wrote.
+     * sync with a traceparent, waits until what it wrote meets the condition, and stops it (which flushes what it
+     * has); returns what it wrote.
      */
-    private String oneWebAppSync(Map<String, String> variables) throws Exception {
+    private String oneWebAppSync(Map<String, String> variables, Predicate<String> written) throws Exception {
         Map<String, String> environment = new HashMap<>(variables);
         environment.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + receiver.getAddress().getPort());
         environment.put("METAHOOK_EXAMPLES", null);
@@ -90,7 +113,8 @@ class TraceExportTest {
         try {
             sync = service.post("/webapp/sync", Files.readAllBytes(Path.of("examples/requests/webapp-sync.json")),
                     "traceparent", TRACEPARENT, "Content-Type", "application/json");
-        } catch (Exception e) {
+            service.awaitOutput(written);
+        } catch (Exception | AssertionError e) {
             service.stop();
             throw e;
         }

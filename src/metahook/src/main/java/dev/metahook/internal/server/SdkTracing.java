@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * The OpenTelemetry SDK as autoconfigure makes it from the {@code OTEL_*} variables and {@code otel.*}
@@ -17,11 +18,17 @@ import java.util.function.UnaryOperator;
 final class SdkTracing {
     /** How long the last spans may take to leave at shutdown. */
     private static final long FLUSH_SECONDS = 5;
+    /**
+     * The java.util.logging logger the SDK logs under (held here: the JUL log manager keeps loggers weakly, and
+     * one collected would lose its handler).
+     */
+    private static final java.util.logging.Logger SDK_LOG = java.util.logging.Logger.getLogger("io.opentelemetry");
 
     private SdkTracing() {
     }
 
     static Tracing start(UnaryOperator<String> settings) {
+        logToSlf4j();
         AutoConfiguredOpenTelemetrySdk configured;
         try {
             configured = AutoConfiguredOpenTelemetrySdk.builder()
@@ -40,6 +47,20 @@ final class SdkTracing {
                 throw new IllegalStateException("the exporter did not take the last spans within " + FLUSH_SECONDS + " s");
             }
         });
+    }
+
+    /**
+     * Sends what the SDK logs (through java.util.logging, which would write two lines of its own format to
+     * stderr: an exporter that cannot reach its collector, a bad setting) to SLF4J, so that it is one line in the
+     * service's log format, {@code LOG_FORMAT=json} included.
+     */
+    static void logToSlf4j() {
+        synchronized (SDK_LOG) {
+            if (SDK_LOG.getUseParentHandlers()) {
+                SDK_LOG.addHandler(new SLF4JBridgeHandler());
+                SDK_LOG.setUseParentHandlers(false);
+            }
+        }
     }
 
     /**
