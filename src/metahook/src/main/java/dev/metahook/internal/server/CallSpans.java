@@ -62,11 +62,12 @@ final class CallSpans {
      * invalid span, which does nothing, when tracing is off. Named {@code POST} and its route: the path itself
      * when it is a registered controller's hook, {@code /{controller}/{hook}} otherwise.
      */
-    Span start(HttpServletRequest request, String controller, String hook) {
+    Span start(io.javalin.http.Context call) {
         if (!on) {
             return Span.getInvalid();
         }
-        String route = route(controller, hook);
+        HttpServletRequest request = call.req();
+        String route = route(call.pathParam("controller"), call.pathParam("hook"));
         Context parent = propagator.extract(Context.root(), request, Headers.INSTANCE);
         return tracer.spanBuilder("POST " + route)
                 .setParent(parent)

@@ -216,7 +216,7 @@ public final class HookServer implements AutoCloseable {
 
     /** A hook call, under its span (none for a warm-up call, which is neither logged nor counted either). */
     private void hook(Context ctx) throws IOException {
-        Span span = WarmUp.isWarmUp(ctx.req()) ? Span.getInvalid() : spans.start(ctx.req(), ctx.pathParam("controller"), ctx.pathParam("hook"));
+        Span span = WarmUp.isWarmUp(ctx.req()) ? Span.getInvalid() : spans.start(ctx);
         try (Scope current = CallSpans.current(span)) {
             call(ctx, span);
         }
