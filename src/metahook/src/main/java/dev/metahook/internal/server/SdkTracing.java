@@ -52,13 +52,15 @@ final class SdkTracing {
     /**
      * Sends what the SDK logs (through java.util.logging, which would write two lines of its own format to
      * stderr: an exporter that cannot reach its collector, a bad setting) to SLF4J, so that it is one line in the
-     * service's log format, {@code LOG_FORMAT=json} included.
+     * service's log format, {@code LOG_FORMAT=json} included; warnings and errors only (its informational lines
+     * repeat what metahook says itself, such as a setting it could not use).
      */
     static void logToSlf4j() {
         synchronized (SDK_LOG) {
             if (SDK_LOG.getUseParentHandlers()) {
                 SDK_LOG.addHandler(new SLF4JBridgeHandler());
                 SDK_LOG.setUseParentHandlers(false);
+                SDK_LOG.setLevel(java.util.logging.Level.WARNING);
             }
         }
     }
