@@ -3,6 +3,7 @@ package dev.metahook;
 import dev.metahook.api.Controllers;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.server.HookServer;
+import dev.metahook.internal.server.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.management.ManagementFactory;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * log line per call, and a graceful shutdown on SIGTERM. Logging is the service's too ({@code LOG_LEVEL},
  * {@code LOG_FORMAT=json}, which Logback applies unless the application brings a configuration of its
  * own), and a line a controller logs during a call carries the call's controller, hook, parent and
- * generation in the MDC. A service of one's own is one line:
+ * generation in the MDC. With the {@code OTEL_*} variables set (and the OpenTelemetry SDK on the class path),
+ * every call is a span, and a controller's own spans are its children
+ * (docs/production.md#tracing). A service of one's own is one line:
  *
  * <pre>{@code
  * public static void main(String[] args) {
@@ -41,7 +44,14 @@ public final class Metahook {
 
     /** Starts serving with these options; returns once the warm-up calls are made and the service is ready. The process stops it gracefully on SIGTERM. */
     public static Server serve(Controllers controllers, ServeOptions options) {
-        HookServer server = HookServer.start(options.config(), new HookEngine(controllers, options.clock()), options.warmUp());
+        Tracing tracing = Tracing.fromEnvironment(System.getenv(), System.getProperties());
+        HookServer server;
+        try {
+            server = HookServer.start(options.config(), new HookEngine(controllers, options.clock()), options.warmUp(), tracing);
+        } catch (RuntimeException e) {
+            tracing.close();
+            throw e;
+        }
         if (options.meterRegistry() != null) {
             // The server's registry is a composite around the Prometheus one /metrics serves (HookMetrics).
             ((CompositeMeterRegistry) server.meterRegistry()).add(options.meterRegistry());

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The artifacts the package phase builds, one per audience (docs/public-api.md): each library jar holds its own
  * packages and nothing else (no shaded copy, none of another artifact's), and the service jar the image runs holds
- * the command line, the reference controllers and the examples without the CRD generator or Bouncy Castle.
+ * the command line, the reference controllers and the examples without the CRD generator or Bouncy Castle, and the
+ * OpenTelemetry SDK with the OTLP exporter on the JDK's HTTP client (not OkHttp).
  */
 class ArtifactsIT {
     @Test
@@ -51,15 +52,18 @@ class ArtifactsIT {
             assertEquals("dev.metahook.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
             for (String name : List.of("dev/metahook/cli/Main.class", "dev/metahook/controllers/webapp/WebAppController.class",
                     "dev/metahook/examples/Examples.class", "dev/metahook/cli/warm-up/webapp-sync.json",
-                    "dev/metahook/Metahook.class", "dev/metahook/internal/sim/Simulator.class", "ch/qos/logback/classic/Logger.class")) {
+                    "dev/metahook/Metahook.class", "dev/metahook/internal/sim/Simulator.class", "ch/qos/logback/classic/Logger.class",
+                    "io/opentelemetry/sdk/autoconfigure/AutoConfiguredOpenTelemetrySdk.class",
+                    "io/opentelemetry/exporter/otlp/http/trace/OtlpHttpSpanExporter.class",
+                    "io/opentelemetry/exporter/sender/jdk/internal/JdkHttpSender.class")) {
                 assertTrue(jar.getEntry(name) != null, "target/metahook.jar holds " + name);
             }
             List<String> foreign = jar.stream().map(ZipEntry::getName)
                     .filter(name -> name.startsWith("io/fabric8/crdv2/") || name.startsWith("org/bouncycastle/")
                             || name.startsWith("dev/metahook/manifests/") || name.startsWith("org/eclipse/jetty/websocket/")
-                            || name.startsWith("io/fabric8/kubernetes/client/"))
+                            || name.startsWith("io/fabric8/kubernetes/client/") || name.startsWith("okhttp3/"))
                     .limit(5).toList();
-            assertEquals(List.of(), foreign, "the service jar carries the CRD generator, the client API, websockets or Bouncy Castle");
+            assertEquals(List.of(), foreign, "the service jar carries the CRD generator, the client API, websockets, Bouncy Castle or OkHttp");
             assertEquals("dev.metahook.internal.logging.LogConfiguration", configurator(jar));
         }
     }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class BomTest {
     private static final List<String> PINNED = List.of("fabric8.version", "jackson.version", "jetty.version", "micrometer.version",
-            "prometheus.version", "logback.version");
+            "prometheus.version", "logback.version", "opentelemetry.version");
 
     @Test
     void theBomPinsTheVersionsTheReactorIsBuiltWith() throws IOException {

@@ -12,8 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A service the test starts as a process of its own ({@code main} of a class, on a class path, on a
@@ -69,6 +71,18 @@ public final class ServiceProcess {
             request.headers(headers);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Waits until what the service wrote so far meets the condition (for up to 60 s, or fails with it); returns it. */
+    public String awaitOutput(Predicate<String> condition) throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        String output = output();
+        while (!condition.test(output)) {
+            assertTrue(Instant.now().isBefore(deadline), () -> "not written within 60 s: " + output());
+            Thread.sleep(50);
+            output = output();
+        }
+        return output;
     }
 
     /** Stops the service (it must exit within 60 s) and returns all it wrote; its file is deleted. */

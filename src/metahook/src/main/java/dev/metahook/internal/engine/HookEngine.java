@@ -12,6 +12,7 @@ import dev.metahook.internal.wire.DecoratorRequest;
 import dev.metahook.internal.wire.MalformedRequestException;
 import dev.metahook.internal.wire.ObservedHeap;
 import dev.metahook.internal.wire.ObservedHeap.HeapRefused;
+import io.opentelemetry.api.trace.Span;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -127,6 +128,7 @@ public final class HookEngine {
                             + shorten(e.violations().get(0)), null, e.violations()));
         } catch (RuntimeException | StackOverflowError e) {
             LOG.error("{} {} for {} failed", registration.name(), hook.segment(), parent, e);
+            Span.current().recordException(e);
             return HookAnswer.problem(Problem.of("controller-failed", "Controller failed", 500,
                     "controller " + registration.name() + " failed on " + kindOf(request) + parent + ": "
                             + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage()))));

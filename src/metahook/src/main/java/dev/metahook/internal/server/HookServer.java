@@ -9,6 +9,8 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The hook service: {@code POST /<controller>/<hook>} for every registered controller, plus
  * {@code GET /healthz}, {@code /readyz} and {@code /metrics}. Every answer is either the engine's or
- * a problem+json naming what was wrong with the call itself (credentials, size, method, path).
+ * a problem+json naming what was wrong with the call itself (credentials, size, method, path). Every
+ * call is logged, counted and, when tracing is on, a span ({@link CallSpans}).
  */
 public final class HookServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
@@ -38,6 +41,8 @@ public final class HookServer implements AutoCloseable {
     private final ServerConfig config;
     private final HookEngine engine;
     private final HookMetrics metrics;
+    private final Tracing tracing;
+    private final CallSpans spans;
     private final Authenticator authenticator;
     private final BodyIntake intake;
     private final Drain drain;
@@ -49,8 +54,10 @@ public final class HookServer implements AutoCloseable {
     private ManagementServer management;
     private TlsConnector tls;
 
-    private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
+    private HookServer(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp, Tracing tracing) {
         this.config = config;
+        this.tracing = tracing;
+        this.spans = new CallSpans(tracing, engine.controllers());
         this.engine = engine;
         this.warmUp = warmUp.start(engine);
         this.drain = new Drain(config.shutdownIdle());
@@ -66,16 +73,24 @@ public final class HookServer implements AutoCloseable {
 
     /** Starts listening; returns once the server accepts connections, has made the warm-up calls, and reports ready. */
     public static HookServer start(ServerConfig config, HookEngine engine, WarmUp warmUp) {
-        return start(config, engine, MemoryBudget.ofHeap(), warmUp);
+        return start(config, engine, warmUp, Tracing.OFF);
+    }
+
+    /**
+     * Starts listening with a span for every hook call going to {@code tracing}, which the server closes
+     * (flushes) when it stops; returns once the server is ready.
+     */
+    public static HookServer start(ServerConfig config, HookEngine engine, WarmUp warmUp, Tracing tracing) {
+        return start(config, engine, MemoryBudget.ofHeap(), warmUp, tracing);
     }
 
     /** Starts with this memory budget for the calls in flight (a test makes it small to reach the overload). */
     static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget) {
-        return start(config, engine, budget, WarmUp.none());
+        return start(config, engine, budget, WarmUp.none(), Tracing.OFF);
     }
 
-    private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
-        HookServer server = new HookServer(config, engine, budget, warmUp);
+    private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp, Tracing tracing) {
+        HookServer server = new HookServer(config, engine, budget, warmUp, tracing);
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
@@ -139,6 +154,7 @@ public final class HookServer implements AutoCloseable {
             if (management != null) {
                 management.close();
             }
+            tracing.close();
         }
         return drained;
     }
@@ -198,7 +214,15 @@ public final class HookServer implements AutoCloseable {
         return connector;
     }
 
+    /** A hook call, under its span (none for a warm-up call, which is neither logged nor counted either). */
     private void hook(Context ctx) throws IOException {
+        Span span = WarmUp.isWarmUp(ctx.req()) ? Span.getInvalid() : spans.start(ctx);
+        try (Scope current = CallSpans.current(span)) {
+            call(ctx, span);
+        }
+    }
+
+    private void call(Context ctx, Span span) throws IOException {
         long started = System.nanoTime();
         boolean counted = !WarmUp.isWarmUp(ctx.req());
         if (counted) {
@@ -228,7 +252,7 @@ public final class HookServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             Optional<Problem> clientFault = BodyFailure.of(e);
             if (clientFault.isEmpty()) {
-                observe(controller, hook, HookAnswer.outcomeOnly(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0]);
+                observe(controller, hook, HookAnswer.outcomeOnly(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0], span);
                 throw e;
             }
             ctx.header("Connection", "close");
@@ -240,12 +264,12 @@ public final class HookServer implements AutoCloseable {
         boolean written = status == 304 || send(ctx, answer.body());
         if (counted) {
             observe(controller, hook, written ? answer : answer.writeFailed(), written ? status : 0,
-                    Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
+                    Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body, span);
         }
     }
 
-    /** Logs and counts a call; neither may ever change an answer that is already written. */
-    private void observe(String controller, String hook, HookAnswer answer, int status, Duration took, byte[] body) {
+    /** Logs, counts and ends the span of a call; none of them may ever change an answer that is already written. */
+    private void observe(String controller, String hook, HookAnswer answer, int status, Duration took, byte[] body, Span span) {
         try {
             CallLog.log(controller, hook, answer, status, took, body);
         } catch (RuntimeException e) {
@@ -255,6 +279,11 @@ public final class HookServer implements AutoCloseable {
             metrics.finished(controller, hook, answer, status, took);
         } catch (RuntimeException e) {
             LOG.warn("could not record a hook call: {}", e.toString());
+        }
+        try {
+            CallSpans.end(span, controller, hook, answer, status);
+        } catch (RuntimeException e) {
+            LOG.warn("could not end a hook call's span: {}", e.toString());
         }
     }
 
