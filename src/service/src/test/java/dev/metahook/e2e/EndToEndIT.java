@@ -529,12 +529,15 @@ class EndToEndIT {
     }
 
     /**
-     * {@code helm template} of the chart into the release namespace (created first, so that a dry run finds it too),
-     * applied ({@code apply}) or run dry, and checked stored as rendered; what the server stores, in the rendered order.
+     * {@code helm template} of the chart into the release namespace (created first, unless the chart's own Namespace
+     * is applied: a dry run needs it there), applied ({@code apply}) or run dry, and checked stored as rendered; what
+     * the server stores, in the rendered order.
      */
     private static List<ObjectNode> chart(Path work, Path chart, String namespace, Map<String, String> values, boolean apply) throws Exception {
         List<ObjectNode> rendered = GreetingProject.documents(Helm.template(chart, namespace, values)).stream().filter(Objects::nonNull).toList();
-        rig.commands().run(Duration.ofMinutes(1), "kubectl", "create", "namespace", namespace);
+        if (!apply || rendered.stream().noneMatch(object -> object.path("kind").asText().equals("Namespace"))) {
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "create", "namespace", namespace);
+        }
         return apply ? AppliedManifests.apply(rig.commands(), work, namespace, rendered)
                 : AppliedManifests.dryRun(rig.commands(), work, namespace, rendered);
     }
