@@ -71,6 +71,17 @@ final class AppliedManifests {
         }
     }
 
+    /**
+     * Deletes what {@link #apply} applied from these objects but the custom resource definitions, which other
+     * objects (another test's, the rig's own) may still need; without waiting.
+     */
+    static void deleteObjects(Commands commands, Path work, String name) throws Exception {
+        if (Files.exists(work.resolve(name + ".json"))) {
+            commands.exitCode(Duration.ofMinutes(1), "kubectl", "delete", "-f", work.resolve(name + ".json").toString(), "--ignore-not-found",
+                    "--wait=false");
+        }
+    }
+
     private static void assertKept(List<ObjectNode> sent, List<ObjectNode> stored) {
         assertEquals(sent.size(), stored.size(), "as many objects stored as applied");
         List<String> lost = new ArrayList<>();

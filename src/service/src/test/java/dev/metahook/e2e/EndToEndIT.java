@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.wire.Json;
+import dev.metahook.testing.Helm;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -465,6 +469,150 @@ class EndToEndIT {
         } finally {
             AppliedManifests.delete(rig.commands(), work, "status-crd");
         }
+    }
+
+    /**
+     * Issue 34 item 2's Helm part: {@code helm template} of the built-in chart ({@code metacontroller/chart}, CRDs
+     * included) with its default values, with every option that needs only Kubernetes and Metacontroller (TLS and
+     * client certificates, the Namespace, other namespaces and pod labels for Metacontroller and the monitoring,
+     * extra labels and annotations, the image by digest, the PodDisruptionBudget and HorizontalPodAutoscaler with
+     * other numbers), and with the opt-outs (no autoscaling, budget, NetworkPolicy or token): each rendering applied
+     * into a namespace of its own and stored as rendered, the server's defaults aside (on a cluster, where metahook
+     * runs from {@code metacontroller/}, as the server would store it: a dry run). ServiceMonitor and PodMonitor
+     * are left out: they need the Prometheus operator's CRDs, which this API server does not have.
+     */
+    @Test
+    void theBuiltInChartIsStoredAsRenderedWithItsDefaultsWithEveryOptionAndWithout(@TempDir Path work) throws Exception {
+        Path chart = Path.of("metacontroller/chart");
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("namespace.create", "true");
+        options.put("tls.enabled", "true");
+        options.put("tls.secretName", "hooks-tls");
+        options.put("tls.clientAuth.enabled", "true");
+        options.put("tls.clientAuth.secretName", "hooks-client-tls");
+        options.put("hookToken.secretName", "hooks-token");
+        options.put("metacontroller.namespace", "controllers");
+        options.put("metacontroller.podLabels.app\\.kubernetes\\.io/name", "metacontroller");
+        options.put("monitoring.namespace", "observability");
+        options.put("monitoring.podLabels.app\\.kubernetes\\.io/name", "prometheus");
+        options.put("labels.team", "payments");
+        options.put("annotations.example\\.com/owner", "payments-team");
+        options.put("podLabels.tier", "hooks");
+        options.put("podAnnotations.example\\.com/scrape", "yes");
+        options.put("image.repository", "registry.example.com/metahook");
+        options.put("image.digest", "sha256:" + "0123456789abcdef".repeat(4));
+        options.put("image.pullPolicy", "IfNotPresent");
+        options.put("imagePullSecrets[0].name", "registry-credentials");
+        options.put("autoscaling.minReplicas", "3");
+        options.put("autoscaling.maxReplicas", "9");
+        options.put("autoscaling.targetCPUUtilizationPercentage", "60");
+        options.put("podDisruptionBudget.minAvailable", "2");
+        Map<String, String> without = Map.of("autoscaling.enabled", "false", "replicas", "3", "podDisruptionBudget.enabled", "false",
+                "networkPolicy.enabled", "false", "hookToken.enabled", "false");
+        List<String> releases = List.of("metahook-helm", "metahook-helm-tls", "metahook-helm-plain");
+        try {
+            List<ObjectNode> defaults = chart(work, chart, releases.get(0), Map.of(), rig.local());
+            assertEquals(List.of("CustomResourceDefinition", "CustomResourceDefinition", "NetworkPolicy", "PodDisruptionBudget", "ServiceAccount",
+                    "Service", "Deployment", "HorizontalPodAutoscaler", "CompositeController", "CompositeController"), kinds(defaults));
+
+            List<ObjectNode> optioned = chart(work, chart, releases.get(1), options, rig.local());
+            assertEquals(List.of("CustomResourceDefinition", "CustomResourceDefinition", "Namespace", "NetworkPolicy", "PodDisruptionBudget",
+                    "ServiceAccount", "Service", "Deployment", "HorizontalPodAutoscaler", "CompositeController", "CompositeController"), kinds(optioned));
+            assertEquals("restricted", stored(optioned, "Namespace").at("/metadata/labels/pod-security.kubernetes.io~1enforce").asText());
+            JsonNode webapp = named(optioned, "webapp-controller");
+            assertEquals("https://metahook.metahook-helm-tls/webapp/sync", webapp.at("/spec/hooks/sync/webhook/url").asText());
+            assertEquals("hooks-tls", webapp.at("/spec/endpointConfigs/0/caBundle/secretRef/name").asText(), webapp.toString());
+            assertEquals("hooks-client-tls", webapp.at("/spec/endpointConfigs/0/clientTLS/secretRef/name").asText(), webapp.toString());
+            assertEquals("payments", webapp.at("/metadata/labels/team").asText());
+            JsonNode pod = stored(optioned, "Deployment").at("/spec/template");
+            assertEquals("registry.example.com/metahook:0.1.0@sha256:" + "0123456789abcdef".repeat(4), pod.at("/spec/containers/0/image").asText());
+            assertEquals("hooks", pod.at("/metadata/labels/tier").asText());
+            assertEquals(List.of("controllers", "observability"), stored(optioned, "NetworkPolicy").at("/spec/ingress").findValuesAsText(
+                    "kubernetes.io/metadata.name"));
+            assertEquals(2, stored(optioned, "PodDisruptionBudget").at("/spec/minAvailable").intValue());
+            assertEquals(9, stored(optioned, "HorizontalPodAutoscaler").at("/spec/maxReplicas").intValue());
+
+            List<ObjectNode> plain = chart(work, chart, releases.get(2), without, rig.local());
+            assertEquals(List.of("CustomResourceDefinition", "CustomResourceDefinition", "ServiceAccount", "Service", "Deployment",
+                    "CompositeController", "CompositeController"), kinds(plain));
+            assertEquals(3, stored(plain, "Deployment").at("/spec/replicas").intValue());
+            JsonNode bare = named(plain, "webapp-controller");
+            assertTrue(bare.at("/spec/endpointConfigs").isMissingNode(), "no token, no TLS: no endpointConfigs " + bare);
+        } finally {
+            for (String release : releases) {
+                if (rig.local()) {
+                    AppliedManifests.deleteObjects(rig.commands(), work, release);
+                }
+                rig.kubectl("delete", "namespace", release, "--ignore-not-found", "--wait=false");
+            }
+        }
+    }
+
+    /**
+     * The chart the init project's manifests step writes beside its kustomize directory ({@code target/deploy/chart}):
+     * {@code helm template} with its default values and with TLS, client certificates, its Namespace and extra
+     * labels, each applied whole (the Greeting CRD from {@code crds/} first) into a namespace of its own and stored
+     * as rendered, the server's defaults aside.
+     */
+    @Test
+    void theInitProjectsChartIsStoredAsRendered(@TempDir Path work) throws Exception {
+        String image = "greeting-controller:e2e";
+        Path chart = GreetingProject.init(work, rig.commands()).manifests(image).resolve("chart");
+        Map<String, String> options = Map.of("namespace.create", "true", "tls.enabled", "true", "tls.clientAuth.enabled", "true",
+                "labels.team", "greetings", "annotations.example\\.com/owner", "greetings-team");
+        List<String> releases = List.of("greeting-helm", "greeting-helm-tls");
+        String crd = "greetings.example.com";
+        // the init project's kustomize test deletes the same CRD without waiting
+        Commands.waitFor(Duration.ofSeconds(60), "the Greeting CRD of another test gone", () -> rig.commands()
+                .output(Duration.ofMinutes(1), "kubectl", "get", "crd", crd, "--ignore-not-found", "-o", "name").isBlank());
+        try {
+            List<ObjectNode> defaults = chart(work, chart, releases.get(0), Map.of(), true);
+            assertEquals(List.of("CustomResourceDefinition", "NetworkPolicy", "PodDisruptionBudget", "ServiceAccount", "Service", "Deployment",
+                    "HorizontalPodAutoscaler", "CompositeController"), kinds(defaults));
+            assertEquals(crd, defaults.get(0).at("/metadata/name").asText());
+            assertEquals(image, stored(defaults, "Deployment").at("/spec/template/spec/containers/0/image").asText());
+
+            List<ObjectNode> optioned = chart(work, chart, releases.get(1), options, true);
+            assertEquals(List.of("CustomResourceDefinition", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "ServiceAccount", "Service",
+                    "Deployment", "HorizontalPodAutoscaler", "CompositeController"), kinds(optioned));
+            JsonNode controller = stored(optioned, "CompositeController");
+            assertTrue(controller.at("/spec/hooks/sync/webhook/url").asText().startsWith("https://greeting.greeting-helm-tls/"), controller.toString());
+            assertEquals("greeting-client-tls", controller.at("/spec/endpointConfigs/0/clientTLS/secretRef/name").asText(), controller.toString());
+            assertEquals("greetings", stored(optioned, "Deployment").at("/metadata/labels/team").asText());
+        } finally {
+            for (String release : releases) {
+                AppliedManifests.delete(rig.commands(), work, release);
+                rig.kubectl("delete", "namespace", release, "--ignore-not-found", "--wait=false");
+            }
+            // waited for, so that the init project's kustomize test, if it comes next, does not meet it terminating
+            rig.kubectl("delete", "crd", crd, "--ignore-not-found", "--timeout=60s");
+        }
+    }
+
+    /**
+     * {@code helm template} of the chart into the release namespace (created first, unless the chart's own Namespace
+     * is applied: a dry run needs it there), applied ({@code apply}) or run dry, and checked stored as rendered; what
+     * the server stores, in the rendered order.
+     */
+    private static List<ObjectNode> chart(Path work, Path chart, String namespace, Map<String, String> values, boolean apply) throws Exception {
+        List<ObjectNode> rendered = GreetingProject.documents(Helm.template(chart, namespace, values)).stream().filter(Objects::nonNull).toList();
+        if (!apply || rendered.stream().noneMatch(object -> object.path("kind").asText().equals("Namespace"))) {
+            rig.commands().run(Duration.ofMinutes(1), "kubectl", "create", "namespace", namespace);
+        }
+        return apply ? AppliedManifests.apply(rig.commands(), work, namespace, rendered)
+                : AppliedManifests.dryRun(rig.commands(), work, namespace, rendered);
+    }
+
+    private static JsonNode named(List<ObjectNode> objects, String name) {
+        return objects.stream().filter(object -> object.at("/metadata/name").asText().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " among " + kinds(objects)));
+    }
+
+    /** The one stored object of this kind. */
+    private static JsonNode stored(List<ObjectNode> objects, String kind) {
+        List<ObjectNode> found = objects.stream().filter(object -> object.path("kind").asText().equals(kind)).toList();
+        assertEquals(1, found.size(), kind + " in " + kinds(objects));
+        return found.get(0);
     }
 
     private static List<ObjectNode> kustomize(Path directory) throws Exception {
