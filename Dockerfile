@@ -1,6 +1,10 @@
 # metahook: the hook service behind a ClusterIP Service that Metacontroller calls.
 # Build stage: the shaded jar, built with the same Maven and JDK line as CI.
-FROM maven:3.9.9-eclipse-temurin-17 AS build
+# Base images are pinned by digest (a re-pushed tag cannot change what is built); the tag says what the digest
+# is. Both digests are the multi-platform indexes docker-library/repo-info recorded in September 2026
+# (Temurin 17.0.20+8); Renovate (.github/renovate.json) proposes new digests.
+# maven:3-eclipse-temurin-17 (Maven 3.9, Temurin 17.0.20+8, Ubuntu 24.04)
+FROM maven:3-eclipse-temurin-17@sha256:42a3ac393abbc64dae6c96703e5ead2e921fe9103371ac58b5b404b0d6a26502 AS build
 WORKDIR /src
 COPY pom.xml .
 COPY src/bom/pom.xml src/bom/
@@ -18,7 +22,8 @@ COPY src ./src
 RUN mvn -B -q -o -DskipTests -pl src/service -am package
 
 # Runtime stage: a JRE only, a numeric non-root user, nothing written outside /tmp.
-FROM eclipse-temurin:17.0.15_6-jre
+# eclipse-temurin:17-jre (Temurin 17.0.20+8 JRE, Ubuntu 26.04)
+FROM eclipse-temurin:17-jre@sha256:c6f2875c05ea10f16398bdc5f73405c384991506f2f1ead8bcc6582ae8adea79
 # OCI labels: VERSION defaults to the pom's <version> (ContainerTest keeps them equal); SOURCE, REVISION and
 # CREATED come from the build command, read off the clone it builds (docs/deploy.md).
 ARG VERSION=0.1.0-SNAPSHOT

@@ -63,6 +63,9 @@ class ContainerTest {
         assertEquals(2, from.size(), from.toString());
         assertTrue(from.get(0).startsWith("maven:") && from.get(0).endsWith(" AS build"), from.get(0));
         assertTrue(from.get(1).startsWith("eclipse-temurin:17") && from.get(1).contains("jre"), from.get(1));
+        for (String base : from) {
+            assertTrue(base.matches("[a-z0-9.-]+:[A-Za-z0-9._-]+@sha256:[0-9a-f]{64}( AS build)?"), "pinned by digest, the tag beside it: " + base);
+        }
         assertTrue(Files.readString(Path.of("src/service/pom.xml")).contains("<outputFile>${repository.root}/target/metahook.jar</outputFile>"),
                 "the shaded service jar is target/metahook.jar");
         assertTrue(all("COPY").contains("--from=build /src/target/metahook.jar /opt/metahook/metahook.jar"), all("COPY").toString());

@@ -67,6 +67,8 @@ class InitCommandTest {
         String dockerfile = Files.readString(project.resolve("Dockerfile"));
         assertTrue(dockerfile.contains("COPY target/greeting-controller-1.0.0-service.jar "), dockerfile);
         assertTrue(dockerfile.contains("USER 10001:10001"), dockerfile);
+        String own = Files.readAllLines(Path.of("Dockerfile")).stream().filter(line -> line.startsWith("FROM eclipse-temurin")).findFirst().orElseThrow();
+        assertTrue(dockerfile.contains("\n" + own + "\n"), "the runtime base metahook's own image runs on, by its digest: " + own);
         assertFalse(dockerfile.contains("{{") || Files.readString(project.resolve("pom.xml")).contains("{{"));
     }
 
