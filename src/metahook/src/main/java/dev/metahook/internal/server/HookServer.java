@@ -42,6 +42,7 @@ public final class HookServer implements AutoCloseable {
     private final BodyIntake intake;
     private final Drain drain;
     private final AtomicBoolean ready = new AtomicBoolean(false);
+    private final StartPhases phases = new StartPhases();
     private final WarmUp.Run warmUp;
     private Javalin app;
     private HeaderDeadline headerDeadline;
@@ -76,19 +77,27 @@ public final class HookServer implements AutoCloseable {
 
     private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
         HookServer server = new HookServer(config, engine, budget, warmUp);
+        server.phases.done("metrics");
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
         if (config.managementPort() >= 0) {
             server.management = ManagementServer.start(config.host(), config.managementPort(), server::healthRoutes);
         }
+        server.phases.done("HTTP listener");
         server.warmUp.finish(server.app.jettyServer().server());
+        server.phases.done("warm-up");
         server.ready.set(true);
         return server;
     }
 
     public int port() {
         return app.port();
+    }
+
+    /** How long each phase of this server's start took, for the start log line. */
+    public String startPhases() {
+        return phases.toString();
     }
 
     /**
