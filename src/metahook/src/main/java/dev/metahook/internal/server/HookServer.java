@@ -78,6 +78,7 @@ public final class HookServer implements AutoCloseable {
     private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp) {
         HookServer server = new HookServer(config, engine, budget, warmUp);
         server.phases.done("metrics");
+        JettyPadding.configure();
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
