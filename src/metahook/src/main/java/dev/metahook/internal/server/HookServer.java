@@ -251,6 +251,8 @@ public final class HookServer implements AutoCloseable {
         if (counted) {
             observe(controller, hook, written ? answer : answer.writeFailed(), written ? status : 0,
                     Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body);
+        } else {
+            rehearse(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started));
         }
     }
 
@@ -265,6 +267,15 @@ public final class HookServer implements AutoCloseable {
             metrics.finished(controller, hook, answer, status, took);
         } catch (RuntimeException e) {
             LOG.warn("could not record a hook call: {}", e.toString());
+        }
+    }
+
+    /** Records a warm-up call apart ({@link HookMetrics#rehearsed}), so the first served call finds the metrics' code warm. */
+    private void rehearse(String controller, String hook, HookAnswer answer, int status, Duration took) {
+        try {
+            metrics.rehearsed(controller, hook, answer, status, took);
+        } catch (RuntimeException e) {
+            LOG.debug("could not rehearse the metrics of a warm-up call: {}", e.toString());
         }
     }
 
