@@ -19,15 +19,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The service's Prometheus metrics: hook calls by controller, hook, outcome and status code with a
@@ -42,15 +35,10 @@ final class HookMetrics {
             Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
     private static final double[] CHILDREN_BUCKETS = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private static final Set<String> HOOKS = Set.of("sync", "finalize", "customize");
-    /** How long a scrape waits for the JVM meters being bound (a few hundred milliseconds on a busy node). */
-    private static final Duration JVM_METERS_PATIENCE = Duration.ofSeconds(10);
-    private static final Logger LOG = LoggerFactory.getLogger(HookMetrics.class);
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicBoolean jvmMetersBinding = new AtomicBoolean();
-    private final CompletableFuture<Void> jvmMeters = new CompletableFuture<>();
     private final Calls calls = new Calls(registry);
     private final Set<String> controllers;
     /** The warm-up's calls, recorded apart from the served ones, made on the first warm-up call. */
@@ -64,44 +52,13 @@ final class HookMetrics {
                 .tags("version", version(), "java_version", System.getProperty("java.version", "unknown")).register(registry);
         Gauge.builder("metahook.hook.in.flight", inFlight, AtomicInteger::get)
                 .description("Hook calls being answered").register(registry);
-    }
-
-    /**
-     * Binds the JVM and process meters on a thread of their own, once: the server calls this when it is
-     * ready, so their 400-odd classes (the management beans, the GC listeners) are not loaded before
-     * it. The hook meters do not wait for them; {@code /metrics} and {@link #registry()} do.
-     */
-    void bindJvmMeters() {
-        if (jvmMetersBinding.compareAndSet(false, true)) {
-            Thread binding = new Thread(() -> {
-                try {
-                    new JvmMemoryMetrics().bindTo(registry);
-                    new JvmGcMetrics().bindTo(registry);
-                    new JvmThreadMetrics().bindTo(registry);
-                    new ClassLoaderMetrics().bindTo(registry);
-                    new ProcessorMetrics().bindTo(registry);
-                    new UptimeMetrics().bindTo(registry);
-                    new FileDescriptorMetrics().bindTo(registry);
-                    jvmMeters.complete(null);
-                } catch (RuntimeException | Error e) {
-                    jvmMeters.completeExceptionally(e);
-                }
-            }, "metahook-jvm-metrics");
-            binding.setDaemon(true);
-            binding.start();
-        }
-    }
-
-    /** Waits for the JVM and process meters, binding them now if the server has not yet. */
-    private void awaitJvmMeters() {
-        bindJvmMeters();
-        try {
-            jvmMeters.get(JVM_METERS_PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("JVM and process meters not bound: {}", e.toString());
-        }
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
     }
 
     /**
@@ -110,7 +67,6 @@ final class HookMetrics {
      * ({@link CompositeMeterRegistry#add}: every meter, those made already included, also goes there).
      */
     MeterRegistry registry() {
-        awaitJvmMeters();
         return registry;
     }
 
@@ -185,7 +141,6 @@ final class HookMetrics {
 
     /** The Prometheus text exposition. */
     String scrape() {
-        awaitJvmMeters();
         return prometheus.scrape();
     }
 

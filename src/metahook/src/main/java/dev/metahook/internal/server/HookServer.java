@@ -89,7 +89,6 @@ public final class HookServer implements AutoCloseable {
         server.warmUp.finish(server.app.jettyServer().server());
         server.phases.done("warm-up");
         server.ready.set(true);
-        server.metrics.bindJvmMeters();
         return server;
     }
 
