@@ -7,6 +7,7 @@ import dev.metahook.internal.server.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +45,13 @@ public final class Metahook {
 
     /** Starts serving with these options; returns once the warm-up calls are made and the service is ready. The process stops it gracefully on SIGTERM. */
     public static Server serve(Controllers controllers, ServeOptions options) {
+        long called = System.nanoTime();
         Tracing tracing = Tracing.fromEnvironment(System.getenv(), System.getProperties());
+        HookEngine engine = new HookEngine(controllers, options.clock());
+        long engineMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - called);
         HookServer server;
         try {
-            server = HookServer.start(options.config(), new HookEngine(controllers, options.clock()), options.warmUp(), tracing);
+            server = HookServer.start(options.config(), engine, options.warmUp(), tracing);
         } catch (RuntimeException e) {
             tracing.close();
             throw e;
@@ -61,8 +65,10 @@ public final class Metahook {
             server.shutdown();
             LOG.info("stopped");
         }, "metahook-shutdown"));
-        LOG.info("metahook serving {} on {}:{} (ready {} ms after the JVM started)", controllers.names(), options.config().host(),
-                server.port(), ManagementFactory.getRuntimeMXBean().getUptime());
+        long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
+        LOG.info("metahook serving {} on {}:{} (ready {} ms after the JVM started: before serve {} ms, engine {} ms, {})",
+                controllers.names(), options.config().host(), server.port(), uptime,
+                uptime - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - called), engineMillis, server.startPhases());
         return new Serving(server);
     }
 

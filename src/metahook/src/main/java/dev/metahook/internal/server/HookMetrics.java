@@ -39,8 +39,10 @@ final class HookMetrics {
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final Map<CallKey, CallMeters> calls = new ConcurrentHashMap<>();
+    private final Calls calls = new Calls(registry);
     private final Set<String> controllers;
+    /** The warm-up's calls, recorded apart from the served ones, made on the first warm-up call. */
+    private volatile Calls rehearsals;
 
     HookMetrics(Set<String> controllers) {
         this.controllers = Set.copyOf(controllers);
@@ -100,20 +102,32 @@ final class HookMetrics {
 
     /** Records one finished call; {@code status} is what went on the wire (304 included). */
     void finished(String controller, String hook, HookAnswer answer, int status, Duration took) {
-        String controllerTag = controllers.contains(controller) ? controller : "unknown";
-        String hookTag = HOOKS.contains(hook) ? hook : "unknown";
-        CallMeters meters = calls.computeIfAbsent(new CallKey(controllerTag, hookTag, answer.outcome(), status), this::meters);
-        meters.requests().record(took);
-        meters.observed().record(answer.facts().observed());
-        if (answer.status() == 200) {
-            meters.desired().record(answer.facts().desired());
+        calls.record(key(controller, hook, answer, status), answer, took);
+    }
+
+    /**
+     * Records a warm-up call as {@link #finished} records a served one, in a registry of its own that
+     * {@code /metrics} never shows: the first served call finds the meter classes loaded and their code
+     * run, and nothing is counted that Metacontroller did not call.
+     */
+    void rehearsed(String controller, String hook, HookAnswer answer, int status, Duration took) {
+        Calls warmUp = rehearsals;
+        if (warmUp == null) {
+            synchronized (this) {
+                if (rehearsals == null) {
+                    CompositeMeterRegistry apart = new CompositeMeterRegistry();
+                    apart.add(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+                    rehearsals = new Calls(apart);
+                }
+                warmUp = rehearsals;
+            }
         }
-        if ("response-refused".equals(answer.outcome())) {
-            meters.refused().increment();
-        }
-        if (status == 304) {
-            meters.notModified().increment();
-        }
+        warmUp.record(key(controller, hook, answer, status), answer, took);
+    }
+
+    private CallKey key(String controller, String hook, HookAnswer answer, int status) {
+        return new CallKey(controllers.contains(controller) ? controller : "unknown", HOOKS.contains(hook) ? hook : "unknown",
+                answer.outcome(), status);
     }
 
     /** The labels of one kind of call; every value comes from a bounded set. */
@@ -125,29 +139,55 @@ final class HookMetrics {
                               Counter notModified) {
     }
 
-    private CallMeters meters(CallKey key) {
-        Timer requests = Timer.builder("metahook.hook.requests").description("Hook calls and how long they took")
-                .tags("controller", key.controller(), "hook", key.hook(), "outcome", key.outcome(), "code", Integer.toString(key.status()))
-                .serviceLevelObjectives(LATENCY_BUCKETS)
-                .register(registry);
-        Counter refused = "response-refused".equals(key.outcome()) ? Counter.builder("metahook.hook.refused")
-                .description("Answers the guards refused to send")
-                .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
-        Counter notModified = key.status() == 304 ? Counter.builder("metahook.hook.not.modified")
-                .description("Answers replaced by 304 Not Modified")
-                .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
-        return new CallMeters(requests, children("observed", key.controller(), key.hook()),
-                children("desired", key.controller(), key.hook()), refused, notModified);
-    }
-
     /** The Prometheus text exposition. */
     String scrape() {
         return prometheus.scrape();
     }
 
-    private DistributionSummary children(String kind, String controller, String hook) {
-        return DistributionSummary.builder("metahook.hook.children").description("Children per call, observed and desired")
-                .tags("controller", controller, "hook", hook, "kind", kind).serviceLevelObjectives(CHILDREN_BUCKETS)
-                .register(registry);
+    /** The meters of each kind of call in one registry, made the first time such a call is recorded. */
+    private static final class Calls {
+        private final MeterRegistry registry;
+        private final Map<CallKey, CallMeters> meters = new ConcurrentHashMap<>();
+
+        Calls(MeterRegistry registry) {
+            this.registry = registry;
+        }
+
+        void record(CallKey key, HookAnswer answer, Duration took) {
+            CallMeters call = meters.computeIfAbsent(key, this::meters);
+            call.requests().record(took);
+            call.observed().record(answer.facts().observed());
+            if (answer.status() == 200) {
+                call.desired().record(answer.facts().desired());
+            }
+            if ("response-refused".equals(answer.outcome())) {
+                call.refused().increment();
+            }
+            if (key.status() == 304) {
+                call.notModified().increment();
+            }
+        }
+
+        private CallMeters meters(CallKey key) {
+            Timer requests = Timer.builder("metahook.hook.requests").description("Hook calls and how long they took")
+                    .tags("controller", key.controller(), "hook", key.hook(), "outcome", key.outcome(),
+                            "code", Integer.toString(key.status()))
+                    .serviceLevelObjectives(LATENCY_BUCKETS)
+                    .register(registry);
+            Counter refused = "response-refused".equals(key.outcome()) ? Counter.builder("metahook.hook.refused")
+                    .description("Answers the guards refused to send")
+                    .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+            Counter notModified = key.status() == 304 ? Counter.builder("metahook.hook.not.modified")
+                    .description("Answers replaced by 304 Not Modified")
+                    .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+            return new CallMeters(requests, children("observed", key.controller(), key.hook()),
+                    children("desired", key.controller(), key.hook()), refused, notModified);
+        }
+
+        private DistributionSummary children(String kind, String controller, String hook) {
+            return DistributionSummary.builder("metahook.hook.children").description("Children per call, observed and desired")
+                    .tags("controller", controller, "hook", hook, "kind", kind).serviceLevelObjectives(CHILDREN_BUCKETS)
+                    .register(registry);
+        }
     }
 }

@@ -47,6 +47,7 @@ public final class HookServer implements AutoCloseable {
     private final BodyIntake intake;
     private final Drain drain;
     private final AtomicBoolean ready = new AtomicBoolean(false);
+    private final StartPhases phases = new StartPhases();
     private final WarmUp.Run warmUp;
     private Javalin app;
     private HeaderDeadline headerDeadline;
@@ -91,19 +92,28 @@ public final class HookServer implements AutoCloseable {
 
     private static HookServer start(ServerConfig config, HookEngine engine, MemoryBudget budget, WarmUp warmUp, Tracing tracing) {
         HookServer server = new HookServer(config, engine, budget, warmUp, tracing);
+        server.phases.done("metrics");
+        JettyPadding.configure();
         server.app = Javalin.create(server::configure);
         server.app.start();
         server.headerDeadline = HeaderDeadline.watch(server.app.jettyServer().server());
         if (config.managementPort() >= 0) {
             server.management = ManagementServer.start(config.host(), config.managementPort(), server::healthRoutes);
         }
+        server.phases.done("HTTP listener");
         server.warmUp.finish(server.app.jettyServer().server());
+        server.phases.done("warm-up");
         server.ready.set(true);
         return server;
     }
 
     public int port() {
         return app.port();
+    }
+
+    /** How long each phase of this server's start took, for the start log line. */
+    public String startPhases() {
+        return phases.toString();
     }
 
     /**
@@ -265,6 +275,8 @@ public final class HookServer implements AutoCloseable {
         if (counted) {
             observe(controller, hook, written ? answer : answer.writeFailed(), written ? status : 0,
                     Duration.ofNanos(System.nanoTime() - started), body == null ? new byte[0] : body, span);
+        } else {
+            rehearse(controller, hook, answer, status, Duration.ofNanos(System.nanoTime() - started));
         }
     }
 
@@ -284,6 +296,15 @@ public final class HookServer implements AutoCloseable {
             CallSpans.end(span, controller, hook, answer, status);
         } catch (RuntimeException e) {
             LOG.warn("could not end a hook call's span: {}", e.toString());
+        }
+    }
+
+    /** Records a warm-up call apart ({@link HookMetrics#rehearsed}), so the first served call finds the metrics' code warm. */
+    private void rehearse(String controller, String hook, HookAnswer answer, int status, Duration took) {
+        try {
+            metrics.rehearsed(controller, hook, answer, status, took);
+        } catch (RuntimeException e) {
+            LOG.debug("could not rehearse the metrics of a warm-up call: {}", e.toString());
         }
     }
 
