@@ -219,7 +219,7 @@ public final class HookServer implements AutoCloseable {
                 BodyIntake.Intake taken = intake.take(ctx.req());
                 taken.headers().forEach(ctx::header);
                 body = taken.body();
-                answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body, taken.heap());
+                answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body, taken.budget());
             }
             if (drain.closing()) {
                 ctx.header("Connection", "close");
