@@ -186,11 +186,12 @@ public final class HookServer implements AutoCloseable {
         javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
     }
 
+    /** The hook listener; it accepts in its selector (no acceptor thread), so the drain can take what the kernel queued before it closes. */
     private ServerConnector connector(Server server, HttpConfiguration http) {
         if (config.tls().enabled()) {
             tls = TlsConnector.create(server, http, config.tls());
         }
-        ServerConnector connector = tls != null ? tls.connector() : new ServerConnector(server, new HttpConnectionFactory(http));
+        ServerConnector connector = tls != null ? tls.connector() : new ServerConnector(server, 0, -1, new HttpConnectionFactory(http));
         connector.setHost(config.host());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());

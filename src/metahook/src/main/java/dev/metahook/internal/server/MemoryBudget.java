@@ -210,7 +210,25 @@ final class MemoryBudget {
             if (kib <= smallCallKib) {
                 return workSmall(kib, wait);
             }
-            return working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) && holdWorking(kib);
+            if (working.tryAcquire(kib)) {
+                return holdWorking(kib);
+            }
+            // It waits holding reading bytes only: a body read in the small share leaves it first, so small calls never wait behind it.
+            return leaveSmall() && working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) && holdWorking(kib);
+        }
+
+        /** Moves what the call holds in the small share to the reading share, without waiting; false when the reading share has no room. */
+        private boolean leaveSmall() {
+            if (smallHeld == 0) {
+                return true;
+            }
+            if (!reading.tryAcquire(smallHeld)) {
+                return false;
+            }
+            small.release(smallHeld);
+            readingHeld += smallHeld;
+            smallHeld = 0;
+            return true;
         }
 
         /** A small call works in the small share, or in the working share when it has room now, or waits for the small share. */
@@ -311,7 +329,8 @@ final class MemoryBudget {
                 throw refuse(Refused.claimNever(used));
             }
             if (!more(bytes)) {
-                throw refuse(Refused.claimLater(used));
+                // What it holds and this claim are more than the call could hold alone: no later try can do better.
+                throw refuse(bytes() + bytes > largestCall() ? Refused.claimNever(used) : Refused.claimLater(used));
             }
         }
 

@@ -217,4 +217,45 @@ class MemoryBudgetTest {
         call.close();
         assertEquals(200 * MIB, budget.available());
     }
+
+    @Test
+    void aCallAloneWhoseClaimsOutgrowTheWorkingShareIsRefusedForGoodWhereverTheLastClaimFalls() throws InterruptedException {
+        for (long claim = 1000; claim < 3100; claim += 37) {
+            MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+            call.admit(work(MIB + claim));
+            CallBudget.Refused refused = null;
+            while (refused == null) {
+                try {
+                    call.claim(claim);
+                } catch (CallBudget.Refused e) {
+                    refused = e;
+                }
+            }
+            assertFalse(refused.fitsLater(), "alone, claims of " + claim + " bytes never fit: 413, not 503 (" + refused.getMessage() + ")");
+            call.close();
+            assertEquals(200 * MIB, budget.available());
+        }
+    }
+
+    @Test
+    void aCallWhoseWorkIsLargeNeverWaitsForTheWorkingShareInTheSmallShare() throws InterruptedException {
+        MemoryBudget.Reservation storm = budget.reserve(MIB, Duration.ZERO);
+        assertTrue(storm.work(budget.largestCall(), Duration.ZERO), "the working share is spent");
+        List<MemoryBudget.Reservation> large = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            MemoryBudget.Reservation call = budget.reserve(900 * 1024, Duration.ZERO);
+            assertNotNull(call);
+            large.add(call);
+        }
+        for (MemoryBudget.Reservation call : large) {
+            assertFalse(call.work(5 * MIB, Duration.ZERO), "a body under 1 MiB whose work is large waits for the working share");
+        }
+        MemoryBudget.Reservation small = budget.reserve(10 * 1024, Duration.ZERO);
+        assertNotNull(small);
+        assertTrue(small.work(700 * 1024, Duration.ZERO), "and a small call still works in the small share, at once");
+        small.close();
+        large.forEach(MemoryBudget.Reservation::close);
+        storm.close();
+        assertEquals(200 * MIB, budget.available());
+    }
 }
