@@ -40,10 +40,11 @@ import org.slf4j.LoggerFactory;
  * races the next request its client may be writing at that moment, and Metacontroller's Go client
  * does not send a POST again when that happens. So, on drain (after readiness went false):
  * <ol>
- * <li>the listener stops accepting: Jetty's acceptor stops, the connections the kernel has already
- * queued are taken and served, and the listener is closed at once after the queue was found empty
- * (a queued connection would be reset by the close, its request lost), so a client that connects
- * from then on is refused before it sends anything, and goes to another replica;</li>
+ * <li>the listener stops accepting: in the thread of the selector that accepts for it, the
+ * connections the kernel has already queued are taken and served, and the listener is closed right
+ * after the queue was found empty (a queued connection would be reset by the close, its request
+ * lost), so a client that connects from then on is refused before it sends anything, and goes to
+ * another replica;</li>
  * <li>every request that arrives on an open connection is answered as usual (the hook's own
  * answer: {@code 200}, or {@code 503} from the memory budget), and every answer from then on says
  * {@code Connection: close}; the connection closes once that answer is written (an answer written
@@ -301,15 +302,21 @@ final class Drain extends Handler.Wrapper {
             }
             for (EndPoint endPoint : connector.getConnectedEndPoints()) {
                 Connection connection = httpConnection(endPoint);
-                if (!idle(connection) || idleFor(endPoint) < quiet.toMillis()) {
+                if (!idle(connection)) {
                     continue;
                 }
                 if (nothingUnread(endPoint)) {
-                    quietOnes.add(connection);
+                    if (idleFor(endPoint) >= quiet.toMillis()) {
+                        quietOnes.add(connection);
+                    }
                 } else if (idleFor(endPoint) >= STUCK_MILLIS && connection instanceof HttpConnection http && !http.isFillInterested()) {
                     // A request has arrived, nothing reads it, and nothing will: ask for it to be read.
                     LOG.warn("a request waits unread on an idle connection not reading ({}): reading it", endPoint.getRemoteSocketAddress());
-                    http.fillInterested();
+                    try {
+                        http.fillInterested();
+                    } catch (RuntimeException reading) {
+                        // It began reading meanwhile.
+                    }
                 }
             }
         }
