@@ -8,7 +8,7 @@ import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.JsonCensus;
-import dev.metahook.internal.wire.ObservedHeap;
+import dev.metahook.internal.wire.CallBudget;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
@@ -64,7 +64,7 @@ public final class CallFootprint {
         long baseline = -1;
         Method cost = Class.forName("dev.metahook.internal.server.MemoryBudget").getDeclaredMethod("cost", JsonCensus.class);
         cost.setAccessible(true);
-        Method upFront = Class.forName("dev.metahook.internal.server.MemoryBudget").getDeclaredMethod("upFront", ObservedHeap.Work.class);
+        Method upFront = Class.forName("dev.metahook.internal.server.MemoryBudget").getDeclaredMethod("upFront", CallBudget.Work.class);
         upFront.setAccessible(true);
         System.out.printf("%-40s %10s %10s %10s %10s %10s %10s %8s %8s %9s%n", "shape", "body", "tree est.", "tree real", "need", "cost",
                 "up front", "need/b", "cost/b", "cost/need");
@@ -94,13 +94,29 @@ public final class CallFootprint {
     }
 
     /** What the service admits of a call with this body before any observed object is read: its scanned work. */
-    private static ObservedHeap.Work work(byte[] body) {
-        List<ObservedHeap.Work> admitted = new ArrayList<>();
+    private static CallBudget.Work work(byte[] body) {
+        List<CallBudget.Work> admitted = new ArrayList<>();
         try {
-            CompositeRequest.read(body, ObservedHeap.of(work -> {
-                admitted.add(work);
-                return 0;
-            }, JsonCensus::treeBytes, bytes -> true, Long.MAX_VALUE));
+            CompositeRequest.read(body, new CallBudget() {
+                @Override
+                public void admit(Work work) {
+                    admitted.add(work);
+                }
+
+                @Override
+                public long costOf(JsonCensus object) {
+                    return 0;
+                }
+
+                @Override
+                public void claim(long bytes) {
+                }
+
+                @Override
+                public Refused refusal() {
+                    return null;
+                }
+            });
         } catch (RuntimeException e) {
             // A body the request decoder refuses after its work was admitted (too deep a tree) still shows what was admitted.
         }

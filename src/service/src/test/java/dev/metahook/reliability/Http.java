@@ -32,6 +32,12 @@ final class Http {
                 + (length >= 0 ? "Content-Length: " + length + "\r\n" : "") + "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** The same head, saying {@code Connection: close}: a client that sends one request a connection. */
+    static byte[] closingHead(String method, String path, long length) {
+        String head = new String(head(method, path, length), StandardCharsets.US_ASCII);
+        return (head.substring(0, head.length() - 2) + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
     static Response exchange(Socket socket, String method, String path, byte[] body) throws IOException {
         OutputStream out = socket.getOutputStream();
         out.write(head(method, path, body == null ? 0 : body.length));

@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Keep-alive clients sending hook calls back to back, as Metacontroller's workers do under load: each
- * writes a whole request, reads the whole answer, sends the next one on the same connection, and
- * opens a new connection only after an answer that said {@code Connection: close}. A client ends
+ * Clients sending hook calls back to back, as Metacontroller's workers do under load: each writes a
+ * whole request, reads the whole answer, and sends the next one. Kept alive, a client sends the next
+ * on the same connection and opens a new connection only after an answer that said
+ * {@code Connection: close}; with a connection per request, it opens a new connection for every
+ * request (which says {@code Connection: close}, as a client without keep-alive does). A client ends
  * when a new connection is refused (the listener is closed), or at the time bound. A request that
  * was written whole and got no whole answer is lost: Go's HTTP client does not send a POST again.
  */
@@ -34,14 +36,27 @@ final class KeepAliveClients {
     final AtomicLong notWritten = new AtomicLong();
     /** Answers without {@code Connection: close} to requests sent after a first {@code Connection: close} had been received. */
     final AtomicLong keptOpenAfterTheDrainBegan = new AtomicLong();
+    /**
+     * Answers without {@code Connection: close} to requests sent after SIGTERM, before the first answer that said close
+     * (the listener was not closed yet): by design, their connections get the close with their next answer.
+     */
+    final AtomicLong keptOpenBeforeTheListenerClosed = new AtomicLong();
     final AtomicLong refusedConnections = new AtomicLong();
     final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     /** When the first answer saying {@code Connection: close} was received (nanoTime), or 0. */
     private final AtomicLong firstClose = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
+    private final boolean perRequest;
     private volatile long sigterm;
 
+    /** {@code clients} keep-alive clients. */
     KeepAliveClients(int port, byte[] body, int clients) {
+        this(port, body, clients, false);
+    }
+
+    /** {@code clients} clients, kept alive or with a connection per request. */
+    KeepAliveClients(int port, byte[] body, int clients, boolean perRequest) {
+        this.perRequest = perRequest;
         for (int i = 0; i < clients; i++) {
             threads.add(Scenarios.started(() -> run(port, body)));
         }
@@ -72,7 +87,7 @@ final class KeepAliveClients {
         long sent = System.nanoTime();
         try {
             OutputStream out = socket.getOutputStream();
-            out.write(Http.head("POST", Scenarios.HOOK, body.length));
+            out.write(perRequest ? Http.closingHead("POST", Scenarios.HOOK, body.length) : Http.head("POST", Scenarios.HOOK, body.length));
             out.write(body);
             out.flush();
         } catch (IOException e) {
@@ -100,7 +115,9 @@ final class KeepAliveClients {
         }
         if (response.closes()) {
             answeredClose.incrementAndGet();
-            firstClose.compareAndSet(0, System.nanoTime());
+            if (!perRequest) {
+                firstClose.compareAndSet(0, System.nanoTime());
+            }
             return false;
         }
         if (response.status() == 503) {
@@ -109,8 +126,10 @@ final class KeepAliveClients {
         long drainSeen = firstClose.get();
         if (drainSeen != 0 && sent - drainSeen > 0) {
             keptOpenAfterTheDrainBegan.incrementAndGet();
+        } else if (sigterm != 0 && sent - sigterm > 0) {
+            keptOpenBeforeTheListenerClosed.incrementAndGet();
         }
-        return true;
+        return !perRequest;
     }
 
     private void failed(String what) {
@@ -134,7 +153,8 @@ final class KeepAliveClients {
     @Override
     public String toString() {
         return "answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
-                + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenAfterTheDrainBegan + " kept open after the drain began), lost "
+                + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenBeforeTheListenerClosed + " kept open after SIGTERM before the first close, "
+                + keptOpenAfterTheDrainBegan + " kept open after it), lost "
                 + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
     }
 }

@@ -33,6 +33,11 @@ public final class MemoryStorm {
 
     /** {@code rounds} rounds of {@code count} calls with {@code body} at once, small calls during each. */
     static Outcome run(MetahookProcess metahook, byte[] body, int count, int rounds) throws Exception {
+        return run(metahook, Scenarios.HOOK, body, count, rounds);
+    }
+
+    /** The same with calls of {@code path}. */
+    static Outcome run(MetahookProcess metahook, String path, byte[] body, int count, int rounds) throws Exception {
         Scenarios.Tally calls = new Scenarios.Tally();
         Scenarios.Tally small = new Scenarios.Tally();
         byte[] smallBody = Bodies.small();
@@ -45,7 +50,7 @@ public final class MemoryStorm {
         for (int round = 0; round < rounds; round++) {
             AtomicBoolean stormOver = new AtomicBoolean();
             Thread prober = Scenarios.started(() -> probe(metahook.port(), smallBody, small, stormOver));
-            Scenarios.Tally tally = Scenarios.atOnce(metahook.port(), body, count);
+            Scenarios.Tally tally = Scenarios.atOnce(metahook.port(), path, body, count);
             stormOver.set(true);
             prober.join();
             tally.byStatus.forEach((status, n) -> {

@@ -93,6 +93,11 @@ final class Scenarios {
 
     /** {@code count} calls with {@code body} at once, each on its own connection. */
     static Tally atOnce(int port, byte[] body, int count) throws InterruptedException {
+        return atOnce(port, HOOK, body, count);
+    }
+
+    /** {@code count} calls of {@code path} with {@code body} at once, each on its own connection. */
+    static Tally atOnce(int port, String path, byte[] body, int count) throws InterruptedException {
         Tally tally = new Tally();
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
@@ -101,7 +106,7 @@ final class Scenarios {
                 try (Socket socket = socket(port)) {
                     go.await();
                     long started = System.nanoTime();
-                    Http.Response response = Http.exchange(socket, "POST", HOOK, body);
+                    Http.Response response = Http.exchange(socket, "POST", path, body);
                     tally.examples.putIfAbsent(response.status(), response);
                     tally.add(response.status(), started);
                 } catch (IOException | InterruptedException e) {

@@ -110,6 +110,25 @@ final class ShapedBodies {
         return CanonicalJson.bytes(request);
     }
 
+    /**
+     * Database's finalize request of examples/requests, its StatefulSet's last-applied annotation grown to about
+     * {@code bytes} with {@code spec.template.metadata.labels} of small entries: a body under 1 MiB whose work (the
+     * annotation parsed, fitted and typed) costs several MiB.
+     */
+    static byte[] databaseFinalizeWithLargeLastApplied(int bytes) throws IOException {
+        ObjectNode request = (ObjectNode) Json.parse(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("examples/requests/database-finalize-drain.json")));
+        ObjectNode set = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/orders");
+        ObjectNode annotations = (ObjectNode) set.at("/metadata/annotations");
+        String key = "metacontroller.k8s.io/last-applied-configuration";
+        ObjectNode applied = (ObjectNode) Json.parse(annotations.get(key).asText().getBytes(StandardCharsets.UTF_8));
+        ObjectNode labels = applied.with("spec").with("template").with("metadata").with("labels");
+        for (int i = 0; labels.toString().length() < bytes; i++) {
+            labels.put("l" + i, "v");
+        }
+        annotations.put(key, CanonicalJson.string(applied));
+        return CanonicalJson.bytes(request);
+    }
+
     private static ObjectNode request() throws IOException {
         return (ObjectNode) Json.parse(Bodies.small());
     }

@@ -1,5 +1,6 @@
 package dev.metahook.internal.engine;
 
+import dev.metahook.internal.wire.CallBudget;
 import java.util.Map;
 
 /**
@@ -9,6 +10,8 @@ import java.util.Map;
  */
 public record HookAnswer(int status, String contentType, Map<String, String> headers, byte[] body, String outcome, Facts facts) {
     public static final String JSON = "application/json";
+    /** When a call refused for memory may come again. */
+    public static final int OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
     public HookAnswer {
         headers = Map.copyOf(headers);
@@ -47,6 +50,21 @@ public record HookAnswer(int status, String contentType, Map<String, String> hea
      */
     public static HookAnswer outcomeOnly(int status, String outcome) {
         return new HookAnswer(status, Problem.MEDIA_TYPE, Map.of(), new byte[0], outcome, Facts.NONE);
+    }
+
+    /**
+     * The answer to a call its memory budget refused, before its body was read (the server's admission)
+     * or while it was decoded and answered (the engine): {@code 503} with {@code Retry-After} when the
+     * budget stays spent, {@code 413} saying why when no budget of this heap could hold the call. Nothing
+     * a controller worked out from what it did read is answered.
+     */
+    public static HookAnswer refused(CallBudget.Refused refused) {
+        if (refused.fitsLater()) {
+            return problem(Problem.of("overloaded", "Service overloaded", 503,
+                    "the service is answering as many calls as its memory allows; retry shortly"),
+                    Map.of("Retry-After", Integer.toString(OVERLOADED_RETRY_AFTER_SECONDS)));
+        }
+        return problem(Problem.of("body-too-costly", "Request too large for memory", 413, refused.getMessage()));
     }
 
     static HookAnswer problem(Problem problem, Map<String, String> headers) {

@@ -6,12 +6,11 @@ import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
 import dev.metahook.api.TransientException;
+import dev.metahook.internal.wire.CallBudget;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.CustomizeRequest;
 import dev.metahook.internal.wire.DecoratorRequest;
 import dev.metahook.internal.wire.MalformedRequestException;
-import dev.metahook.internal.wire.ObservedHeap;
-import dev.metahook.internal.wire.ObservedHeap.HeapRefused;
 import io.opentelemetry.api.trace.Span;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,18 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One hook call, start to end: find the controller, decode, dispatch, guard, encode; and map every
- * failure onto an answer Metacontroller handles the right way. A bad request is a 400 that changes
- * nothing; a transient error a 429 with {@code Retry-After}; a refused response or a bug a 500, never
- * a 200 that could delete children; a call whose observed objects the memory budget cannot hold as
- * they are read a 503 with {@code Retry-After} (a 413 when no budget of this heap could). Thread-safe;
- * holds no state between calls.
+ * One hook call's lifecycle, start to end: find the controller, decode under the call's
+ * {@link CallBudget}, call the controller, guard, encode; and map every failure onto an answer
+ * Metacontroller handles the right way. A bad request is a 400 that changes nothing; a transient error
+ * a 429 with {@code Retry-After}; a refused response or a bug a 500, never a 200 that could delete
+ * children. Whether the budget refused the call (its work, or an observed object read while decoding or
+ * by the controller) is checked once, when the call is done: such a call is answered
+ * {@link HookAnswer#refused} whatever the controller made of it. Thread-safe; holds no state between calls.
  */
 public final class HookEngine {
     private static final Logger LOG = LoggerFactory.getLogger(HookEngine.class);
     private static final int MAX_DETAIL = 300;
-    /** When a call refused for memory may come again: the same as a call refused before its body is read. */
-    public static final int OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
     private final Controllers controllers;
     private final CompositeHooks composite;
@@ -50,16 +48,17 @@ public final class HookEngine {
         return controllers;
     }
 
-    /** Answers one call of {@code POST /<controller>/<hook>} with this body, the heap of its observed objects unbounded. */
+    /** Answers one call of {@code POST /<controller>/<hook>} with this body, its memory unbounded ({@link CallBudget#UNLIMITED}). */
     public HookAnswer handle(String controllerName, String hookName, byte[] body) {
-        return handle(controllerName, hookName, body, ObservedHeap.UNLIMITED);
+        return handle(controllerName, hookName, body, CallBudget.UNLIMITED);
     }
 
     /**
-     * Answers one call of {@code POST /<controller>/<hook>} with this body, each observed object claiming
-     * its heap from {@code heap} when it is first built.
+     * Answers one call of {@code POST /<controller>/<hook>} with this body: its work admitted by
+     * {@code budget} once the body is scanned, each observed object claiming its cost from it when first
+     * built; the budget's refusal, if any, is the answer.
      */
-    public HookAnswer handle(String controllerName, String hookName, byte[] body, ObservedHeap heap) {
+    public HookAnswer handle(String controllerName, String hookName, byte[] body, CallBudget budget) {
         Registration registration = controllers.get(controllerName).orElse(null);
         if (registration == null) {
             return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
@@ -70,17 +69,19 @@ public final class HookEngine {
             return HookAnswer.problem(Problem.of("unknown-hook", "Unknown hook", 404,
                     "controller " + controllerName + " has no hook '" + hookName + "'; it has " + paths(registration)));
         }
-        Decoded request;
+        HookAnswer answer = null;
+        HookAnswer.Facts facts = HookAnswer.Facts.NONE;
         try {
-            request = decode(registration, hook, body, heap);
+            Decoded request = decode(registration, hook, body, budget);
+            facts = request.facts();
+            answer = CallMdc.around(registration.name(), hook.segment(), facts, () -> dispatch(registration, hook, request));
         } catch (MalformedRequestException e) {
-            return heap.refused() ? heapRefused(heap.refusal()) : badRequest(e);
-        } catch (HeapRefused e) {
-            return heapRefused(e);
+            answer = badRequest(e);
+        } catch (CallBudget.Refused e) {
+            // The budget keeps its refusal: answered just below.
         }
-        Decoded decoded = request;
-        HookAnswer answer = CallMdc.around(registration.name(), hook.segment(), request.facts(), () -> dispatch(registration, hook, decoded));
-        return (heap.refused() ? heapRefused(heap.refusal()) : answer).about(request.facts());
+        CallBudget.Refused refused = budget.refusal();
+        return (refused != null ? HookAnswer.refused(refused) : answer).about(facts);
     }
 
     /** A request read for its hook (one of the three is set), and what it is about. */
@@ -89,18 +90,18 @@ public final class HookEngine {
     }
 
     /** Every request is read in one pass of the byte scanner; children and attachments stay bytes until used. */
-    private static Decoded decode(Registration registration, Hook hook, byte[] body, ObservedHeap heap) {
+    private static Decoded decode(Registration registration, Hook hook, byte[] body, CallBudget budget) {
         if (hook == Hook.CUSTOMIZE) {
-            CustomizeRequest request = CustomizeRequest.read(body, heap);
+            CustomizeRequest request = CustomizeRequest.read(body, budget);
             ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(null, null, request, facts(request.parent(), 0));
         }
         if (registration.kind() == Kind.COMPOSITE) {
-            CompositeRequest request = CompositeRequest.read(body, heap);
+            CompositeRequest request = CompositeRequest.read(body, budget);
             ObjectChecks.timestamps(request.parent(), "/parent");
             return new Decoded(request, null, null, facts(request.parent(), request.children().size()));
         }
-        DecoratorRequest request = DecoratorRequest.read(body, heap);
+        DecoratorRequest request = DecoratorRequest.read(body, budget);
         ObjectChecks.timestamps(request.target(), "/object");
         return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
@@ -115,8 +116,8 @@ public final class HookEngine {
                 return composite.call(registration, hook, request.composite());
             }
             return decorator.call(registration, hook, request.decorator());
-        } catch (HeapRefused e) {
-            return heapRefused(e);
+        } catch (CallBudget.Refused e) {
+            throw e;
         } catch (MalformedRequestException e) {
             return badRequest(e);
         } catch (TransientException e) {
@@ -151,18 +152,6 @@ public final class HookEngine {
     private static HookAnswer badRequest(MalformedRequestException e) {
         return HookAnswer.problem(new Problem("malformed-request", "Malformed request", 400, shorten(e.getMessage()),
                 e.pointer().isEmpty() ? null : e.pointer(), List.of()));
-    }
-
-    /**
-     * The answer when the observed objects a call reads do not fit its memory budget: the same 503 a
-     * call refused on admission gets, or a 413 when no budget of this heap could hold them. Nothing the
-     * controller worked out from what it did read is answered.
-     */
-    private static HookAnswer heapRefused(HeapRefused e) {
-        if (e.fitsLater()) {
-            return HookAnswer.problem(Problem.overloaded(), Map.of("Retry-After", Integer.toString(OVERLOADED_RETRY_AFTER_SECONDS)));
-        }
-        return HookAnswer.problem(Problem.tooCostly(e.getMessage()));
     }
 
     private static HookAnswer retryLater(TransientException e) {

@@ -33,16 +33,6 @@ public record Problem(String type, String title, int status, String detail, Stri
         return new Problem(type, title, status, detail, null, List.of());
     }
 
-    /** The memory budget stays spent: the call is refused for now ({@code 503}; its answer says when to retry). */
-    public static Problem overloaded() {
-        return of("overloaded", "Service overloaded", 503, "the service is answering as many calls as its memory allows; retry shortly");
-    }
-
-    /** What the call needs is more than this service's memory could ever give one call ({@code 413}); {@code detail} says what. */
-    public static Problem tooCostly(String detail) {
-        return of("body-too-costly", "Request too large for memory", 413, detail);
-    }
-
     public byte[] toBytes() {
         ObjectNode out = Json.object();
         out.put("type", "urn:metahook:problem:" + type);

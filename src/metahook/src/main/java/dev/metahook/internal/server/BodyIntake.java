@@ -1,9 +1,8 @@
 package dev.metahook.internal.server;
 
 import dev.metahook.internal.engine.HookAnswer;
-import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.engine.Problem;
-import dev.metahook.internal.wire.ObservedHeap;
+import dev.metahook.internal.wire.CallBudget;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -21,11 +20,11 @@ import org.eclipse.jetty.server.HttpConfiguration;
  * the bytes arrive) before any of the body is read, waits up to {@link #ADMISSION_WAIT} for the
  * budget, and is otherwise refused with {@code 503} and {@code Retry-After}; a body larger than any
  * the budget can read is refused with {@code 413} unread;</li>
- * <li>once read, the engine scans the body (checking all of it, building nothing) and the call reserves
- * what its work costs ({@link MemoryBudget#upFront}) before any tree is built: {@code 503} when the
- * budget stays spent, {@code 413} when no budget of this heap could hold it; each observed object then
- * claims its own cost when the engine first builds it ({@link ObservedHeap}), refused there with
- * {@code 503} (or {@code 413}) in the same way;</li>
+ * <li>once read, the call's reservation is its {@link CallBudget}: the engine scans the body (checking
+ * all of it, building nothing) and admits its work before any tree is built, and each observed object
+ * claims its own cost when first built ({@link MemoryBudget}); every refusal, here or there, is answered
+ * by {@link HookAnswer#refused}: {@code 503} with {@code Retry-After} when the budget stays spent,
+ * {@code 413} when no budget of this heap could hold the call;</li>
  * <li>a body must keep arriving: at least {@link #MIN_BODY_RATE} bytes a second, no pause longer
  * than {@link #READ_IDLE_TIMEOUT}, all of it within {@link #BODY_DEADLINE}; otherwise {@code 408}.
  * Metacontroller sends a whole body at once and gives up on a hook after 10 s, so none of these
@@ -35,7 +34,6 @@ import org.eclipse.jetty.server.HttpConfiguration;
  */
 final class BodyIntake {
     static final Duration ADMISSION_WAIT = Duration.ofSeconds(2);
-    static final int RETRY_AFTER_SECONDS = HookEngine.OVERLOADED_RETRY_AFTER_SECONDS;
     static final long MIN_BODY_RATE = 1024;
     static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(5);
     static final Duration BODY_DEADLINE = Duration.ofSeconds(10);
@@ -63,16 +61,16 @@ final class BodyIntake {
     }
 
     /**
-     * What came of taking the body: the body (null when larger than the limit), or the answer that
-     * refuses the call with the headers it needs.
+     * What came of taking the body: the body (null when larger than the limit) and the call's budget, or
+     * the answer that refuses the call, with the connection's headers it needs.
      */
-    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers, ObservedHeap heap) {
-        Intake(byte[] body, HookAnswer refusal, Map<String, String> headers) {
-            this(body, refusal, headers, ObservedHeap.UNLIMITED);
+    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers, CallBudget budget) {
+        Intake(HookAnswer refusal, Map<String, String> headers) {
+            this(null, refusal, headers, CallBudget.UNLIMITED);
         }
 
         static Intake tooLarge() {
-            return new Intake(null, null, Map.of());
+            return new Intake(null, Map.of());
         }
     }
 
@@ -87,7 +85,7 @@ final class BodyIntake {
         }
         MemoryBudget.Reservation reservation = reserve(declared);
         if (reservation == null) {
-            return overloaded(request, deadline);
+            return overloaded(request, declared, deadline);
         }
         Drain.whenWritten(request, reservation::close);
         byte[] body;
@@ -95,7 +93,7 @@ final class BodyIntake {
             InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
             body = BodyReader.read(in, declared, maxBodySize);
         } catch (BudgetSpent e) {
-            return e.everFits ? overloaded(request, deadline) : unreadable(request, -1, deadline);
+            return e.everFits ? overloaded(request, -1, deadline) : unreadable(request, -1, deadline);
         } catch (BodyTimeout e) {
             return timedOut();
         } catch (HttpException.RuntimeException e) {
@@ -109,36 +107,7 @@ final class BodyIntake {
             }
             throw e;
         }
-        return body == null ? Intake.tooLarge() : admitWork(body, reservation);
-    }
-
-    /**
-     * A body read: its heap, which admits the work on it once the engine has scanned it (before any tree
-     * is built from it) and then lets each observed object claim its cost when built.
-     */
-    private Intake admitWork(byte[] body, MemoryBudget.Reservation reservation) {
-        ObservedHeap heap = ObservedHeap.of(work -> admit(work, reservation), MemoryBudget::objectCost, reservation::more,
-                budget.largestCall());
-        return new Intake(body, null, Map.of(), heap);
-    }
-
-    /** Reserves what the work on a scanned body costs ({@link MemoryBudget#upFront}), waiting as admission does; the bytes held. */
-    private long admit(ObservedHeap.Work work, MemoryBudget.Reservation reservation) {
-        long cost = MemoryBudget.upFront(work);
-        if (cost > budget.largestCall()) {
-            throw ObservedHeap.HeapRefused.workNever(cost, "answering this body would take about " + mib(cost) + " MiB of heap ("
-                    + (work.trees().values() + work.observed()) + " JSON values built, " + work.bodyBytes() + " bytes); this service gives"
-                    + " a call at most " + mib(budget.largestCall()) + " MiB (see docs/production.md, memory model)");
-        }
-        try {
-            if (!reservation.work(cost, ADMISSION_WAIT)) {
-                throw ObservedHeap.HeapRefused.workLater(cost);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ObservedHeap.HeapRefused.workLater(cost);
-        }
-        return cost;
+        return body == null ? Intake.tooLarge() : new Intake(body, null, Map.of(), reservation);
     }
 
     /**
@@ -147,15 +116,11 @@ final class BodyIntake {
      */
     private Intake unreadable(HttpServletRequest request, long declared, long deadline) {
         boolean discarded = discard(request, deadline);
-        HookAnswer answer = HookAnswer.problem(Problem.tooCostly(
+        HookAnswer answer = HookAnswer.refused(CallBudget.Refused.never(declared,
                 (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
                         + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
                         + " bytes at most; see docs/production.md, memory model)"));
-        return new Intake(null, answer, discarded ? Map.of() : Map.of("Connection", "close"));
-    }
-
-    private static long mib(long bytes) {
-        return (bytes + (1 << 20) - 1) >> 20;
+        return new Intake(answer, discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
     private MemoryBudget.Reservation reserve(long bodyBytes) throws IOException {
@@ -172,19 +137,9 @@ final class BodyIntake {
      * (a few KiB at a time, within the read limits): a client still sending would otherwise meet a
      * reset and never see the {@code 503}.
      */
-    private Intake overloaded(HttpServletRequest request, long deadline) {
+    private Intake overloaded(HttpServletRequest request, long declared, long deadline) {
         boolean discarded = discard(request, deadline);
-        return new Intake(null, overloadedAnswer(), discarded ? Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
-                : Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS), "Connection", "close"));
-    }
-
-    /** The refusal when the body was read but the work on it finds the budget spent. */
-    private static Intake overloadedAfterRead() {
-        return new Intake(null, overloadedAnswer(), Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS)));
-    }
-
-    private static HookAnswer overloadedAnswer() {
-        return HookAnswer.problem(Problem.overloaded());
+        return new Intake(HookAnswer.refused(CallBudget.Refused.later(declared)), discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
     private boolean discard(HttpServletRequest request, long deadline) {
@@ -205,7 +160,7 @@ final class BodyIntake {
     }
 
     private static Intake timedOut() {
-        return new Intake(null, HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
+        return new Intake(HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
                 "the request body did not arrive in time (at least " + MIN_BODY_RATE + " bytes a second, no pause over "
                         + READ_IDLE_TIMEOUT.toSeconds() + " s, all of it within " + BODY_DEADLINE.toSeconds() + " s)")),
                 Map.of("Connection", "close"));

@@ -4,18 +4,22 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
@@ -24,6 +28,7 @@ import org.eclipse.jetty.server.NetworkConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
@@ -35,15 +40,21 @@ import org.slf4j.LoggerFactory;
  * races the next request its client may be writing at that moment, and Metacontroller's Go client
  * does not send a POST again when that happens. So, on drain (after readiness went false):
  * <ol>
- * <li>the listener stops accepting (a client that connects from then on is refused before it
- * sends anything, and goes to another replica);</li>
+ * <li>the listener stops accepting: in the thread of the selector that accepts for it, the
+ * connections the kernel has already queued are taken and served, and the listener is closed right
+ * after the queue was found empty (a queued connection would be reset by the close, its request
+ * lost), so a client that connects from then on is refused before it sends anything, and goes to
+ * another replica;</li>
  * <li>every request that arrives on an open connection is answered as usual (the hook's own
  * answer: {@code 200}, or {@code 503} from the memory budget), and every answer from then on says
- * {@code Connection: close}; the connection closes once that answer is written;</li>
+ * {@code Connection: close}; the connection closes once that answer is written (an answer written
+ * between the signal and the listener's close does not say close: its connection stays open and its
+ * next request gets the close);</li>
  * <li>a connection whose client sends nothing more is closed once it has been quiet for
  * {@code quiet}, with no request part-way and no byte waiting unread ({@code SHUTDOWN_IDLE_SECONDS});</li>
  * <li>the drain is over when every connection is closed, or at the shutdown timeout; it is clean
- * when no call was in flight then.</li>
+ * when no call was in flight then and no open connection held a request not answered (bytes unread,
+ * or a request part-way).</li>
  * </ol>
  * A call counts as in flight until its response is written, not until the handler returns.
  */
@@ -51,6 +62,8 @@ final class Drain extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
     private static final long CHECK_MILLIS = 50;
     private static final Duration LISTENER_CLOSE = Duration.ofSeconds(1);
+    /** How long a request may wait unread on an idle connection before the drain asks for it to be read. */
+    private static final long STUCK_MILLIS = 1000;
 
     /** Calls being answered, per connection (HTTP/1.1: one at a time; the count keeps it right whatever comes). */
     private final Map<Connection, AtomicInteger> busy = new ConcurrentHashMap<>();
@@ -131,6 +144,9 @@ final class Drain extends Handler.Wrapper {
             // Only the listener: Jetty's own shutdown would also end kept-alive connections without telling their clients.
             if (connector instanceof NetworkConnector network) {
                 int port = network.getLocalPort();
+                if (network instanceof ServerConnector listener) {
+                    closeInSelector(listener);
+                }
                 network.close();
                 untilRefused(network.getHost(), port);
             }
@@ -143,10 +159,13 @@ final class Drain extends Handler.Wrapper {
             }
         }
         closing = true;
+        int unanswered = 0;
         try {
             while (open(connectors) > 0) {
                 if (System.nanoTime() - deadline >= 0) {
-                    LOG.warn("{} connections still open after {} ({} calls in flight): stopping anyway", open(connectors), timeout, inFlight.get());
+                    unanswered = unanswered(connectors);
+                    LOG.warn("{} connections still open after {} ({} calls in flight, {} requests that arrived not answered): stopping anyway",
+                            open(connectors), timeout, inFlight.get(), unanswered);
                     break;
                 }
                 closeQuiet(connectors);
@@ -155,7 +174,88 @@ final class Drain extends Handler.Wrapper {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return inFlight.get() == 0;
+        return inFlight.get() == 0 && unanswered == 0;
+    }
+
+    /**
+     * Closes a listener that accepts in its selector (no acceptor thread) from inside that selector's
+     * thread: takes every connection the kernel has queued for it, until the queue is empty, hands each
+     * to Jetty, and closes the listener, whose socket the selector then closes at once (a channel a
+     * selector holds is closed by the selector's next look, so a close from any other thread can leave
+     * the socket listening for as long as the selector sleeps; so the selector is made to look at once, and
+     * woken for the events that look found). A connection still queued when the socket closes is reset by the kernel, its request lost; one whose handshake completes between the
+     * last look at the queue and the close is the one case left to chance (microseconds). False when the
+     * listener is not such a one; the caller closes it then.
+     */
+    private static boolean closeInSelector(ServerConnector connector) {
+        if (connector.getAcceptors() != 0 || !(connector.getTransport() instanceof ServerSocketChannel listener)) {
+            return false;
+        }
+        for (ManagedSelector selector : connector.getSelectorManager().getBeans(ManagedSelector.class)) {
+            if (listener.keyFor(selector.getSelector()) == null) {
+                continue;
+            }
+            CountDownLatch closed = new CountDownLatch(1);
+            selector.submit(nio -> {
+                try {
+                    takeQueuedAndClose(connector, listener);
+                    // Drops the listener's cancelled key now, which closes its socket, instead of after this selector's other work.
+                    nio.selectNow();
+                    nio.wakeup();
+                } catch (IOException e) {
+                    LOG.warn("could not close the listener at once: {}", e.toString());
+                } finally {
+                    closed.countDown();
+                }
+            });
+            try {
+                return closed.await(LISTENER_CLOSE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static void takeQueuedAndClose(ServerConnector connector, ServerSocketChannel listener) {
+        int taken = 0;
+        try {
+            for (SocketChannel queued; (queued = listener.accept()) != null; taken++) {
+                queued.configureBlocking(false);
+                queued.socket().setTcpNoDelay(connector.getAcceptedTcpNoDelay());
+                connector.getSelectorManager().accept(queued);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not take the connections queued on the listener: {}", e.toString());
+        }
+        try {
+            listener.close();
+        } catch (IOException e) {
+            LOG.warn("could not close the listener: {}", e.toString());
+        }
+        LOG.debug("took {} queued connections, then closed the listener", taken);
+    }
+
+    /** Open connections holding a request that was not answered: in flight, part-way, or unread. */
+    private int unanswered(List<Connector> connectors) {
+        int count = 0;
+        for (Connector connector : connectors) {
+            if (!(connector instanceof NetworkConnector)) {
+                continue;
+            }
+            for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+                if (!idle(httpConnection(endPoint)) || !nothingUnread(endPoint)) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    private static Connection httpConnection(EndPoint endPoint) {
+        Connection connection = endPoint.getConnection();
+        return connection instanceof SslConnection tls ? tls.getSslEndPoint().getConnection() : connection;
     }
 
     /**
@@ -201,12 +301,22 @@ final class Drain extends Handler.Wrapper {
                 continue;
             }
             for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-                Connection connection = endPoint.getConnection();
-                if (connection instanceof SslConnection tls) {
-                    connection = tls.getSslEndPoint().getConnection();
+                Connection connection = httpConnection(endPoint);
+                if (!idle(connection)) {
+                    continue;
                 }
-                if (idle(connection) && idleFor(endPoint) >= quiet.toMillis() && nothingUnread(endPoint)) {
-                    quietOnes.add(connection);
+                if (nothingUnread(endPoint)) {
+                    if (idleFor(endPoint) >= quiet.toMillis()) {
+                        quietOnes.add(connection);
+                    }
+                } else if (idleFor(endPoint) >= STUCK_MILLIS && connection instanceof HttpConnection http && !http.isFillInterested()) {
+                    // A request has arrived, nothing reads it, and nothing will: ask for it to be read.
+                    LOG.warn("a request waits unread on an idle connection not reading ({}): reading it", endPoint.getRemoteSocketAddress());
+                    try {
+                        http.fillInterested();
+                    } catch (RuntimeException reading) {
+                        // It began reading meanwhile.
+                    }
                 }
             }
         }

@@ -212,11 +212,12 @@ public final class HookServer implements AutoCloseable {
         javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
     }
 
+    /** The hook listener; it accepts in its selector (no acceptor thread), so the drain can take what the kernel queued before it closes. */
     private ServerConnector connector(Server server, HttpConfiguration http) {
         if (config.tls().enabled()) {
             tls = TlsConnector.create(server, http, config.tls());
         }
-        ServerConnector connector = tls != null ? tls.connector() : new ServerConnector(server, new HttpConnectionFactory(http));
+        ServerConnector connector = tls != null ? tls.connector() : new ServerConnector(server, 0, -1, new HttpConnectionFactory(http));
         connector.setHost(config.host());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());
@@ -253,7 +254,7 @@ public final class HookServer implements AutoCloseable {
                 BodyIntake.Intake taken = intake.take(ctx.req());
                 taken.headers().forEach(ctx::header);
                 body = taken.body();
-                answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body, taken.heap());
+                answer = taken.refusal() != null ? taken.refusal() : body == null ? tooLarge(ctx) : engine.handle(controller, hook, body, taken.budget());
             }
             if (drain.closing()) {
                 ctx.header("Connection", "close");

@@ -1,35 +1,39 @@
 package dev.metahook.internal.server;
 
 import dev.metahook.internal.wire.JsonCensus;
-import dev.metahook.internal.wire.ObservedHeap;
+import dev.metahook.internal.wire.CallBudget;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The heap that hook calls in flight may take, and what each call costs. A call holds its share from
- * before the first byte of its body is read until its answer is written, in two steps:
+ * before the first byte of its body is read until its answer is written, in three steps:
  * <ol>
  * <li><b>reading</b>: the body's own bytes ({@link #CHUNKED_READ} times them while a chunked body is
  * gathered), from the reading share ({@link #READING_SHARE} of the budget); a body larger than that
  * share is refused ({@code 413}) before it is read;</li>
- * <li><b>working</b>: once the body is in memory its census ({@link JsonCensus}: one counting pass,
- * nothing built) gives the cost of the whole call ({@link #cost}): the body, every tree and typed
- * copy the call may build from it, the answer being encoded. What the call's observed objects would
- * build is left out ({@link #treeCost} of each, summed): the engine builds an observed object only
- * when the controller reads it, and claims its cost then ({@link Reservation#more}, without waiting).
- * The rest is taken from the working share and the reading share given back; a call whose rest costs
- * more than the whole working share is refused ({@code 413}) without waiting.</li>
+ * <li><b>working</b>: once the body is in memory and scanned, the call's work
+ * ({@link CallBudget#admit}): what it takes {@linkplain #upFront up front}, that is the body, the
+ * trees of the fields it parses (from their census, {@link JsonCensus}: one counting pass, nothing
+ * built) and the places of its observed objects, but not what those objects build. It is taken from
+ * the working share, waiting up to the admission wait, and the reading share given back; a call whose
+ * work costs more than the whole working share is refused ({@code 413}) without waiting;</li>
+ * <li><b>claiming</b>: each observed object claims {@linkplain #objectCost what building it costs}
+ * when the engine first builds it ({@link CallBudget#claim}), without waiting: refused ({@code 503})
+ * when the budget has no room now, ({@code 413}) when the call's claims come to more than any call
+ * may hold.</li>
  * </ol>
  * A call that waits for the working share holds only reading bytes, and a call that holds working
  * bytes waits for nothing, so the two never block each other: calls are refused ({@code 503}) when the
- * budget stays spent, never stuck. A call with a declared body that costs at most {@link #SMALL_CALL}
- * (and an eighth of the small share) takes both steps from a share of its own ({@link #SMALL_SHARE}),
- * or from the large shares when they have room at once, and otherwise waits for its own share behind
- * other small calls only, so large calls never hold up a small one.
+ * budget stays spent, never stuck. A call with a declared body whose step costs at most {@link #SMALL_CALL}
+ * (and an eighth of the small share) takes it from a share of its own ({@link #SMALL_SHARE}), or from
+ * the large shares when they have room at once, and otherwise waits for its own share behind other
+ * small calls only, so large calls never hold up a small one.
  *
- * <p>The cost model and the measurements behind its constants are in docs/production.md
- * ({@code src/bench/footprint} measures them).
+ * <p>{@link #cost} is what a whole call costs with every observed object read: the footprint
+ * measurements compare it with what a call really needs. The measurements behind the constants are in
+ * docs/production.md ({@code src/bench/footprint} measures them).
  */
 final class MemoryBudget {
     /** What any call holds besides its body and its trees: buffers, the request, the context. */
@@ -100,7 +104,7 @@ final class MemoryBudget {
      * and the places of its observed objects (each made an object with its key, in its group's map),
      * but not what those objects build, which each claims when it is built ({@link #objectCost}).
      */
-    static long upFront(ObservedHeap.Work work) {
+    static long upFront(CallBudget.Work work) {
         JsonCensus trees = work.trees();
         return PER_CALL + work.bodyBytes() + LARGEST_STRING_COPIES * trees.largestString() + treeCost(trees)
                 + OBSERVED_OBJECT * work.observed() + GROUP * work.groups() + STRING_COPIES * work.keyBytes();
@@ -159,13 +163,19 @@ final class MemoryBudget {
         return (int) Math.min(Integer.MAX_VALUE, (bytes + KIB - 1) / KIB);
     }
 
-    /** What one call holds: reading bytes, then working bytes; given back once. */
-    final class Reservation implements AutoCloseable {
+    /**
+     * What one call holds: reading bytes, then working bytes, then what its observed objects claim; given
+     * back once. It is the call's {@link CallBudget}: its first refusal sticks.
+     */
+    final class Reservation implements CallBudget, AutoCloseable {
         private int smallHeld;
         private int readingHeld;
         private int workingHeld;
         /** Bytes claimed by {@link #more} and not used yet. */
         private long slack;
+        /** What the admitted work and the claims since came to. */
+        private long used;
+        private volatile Refused refusal;
 
         private Reservation(int smallHeld, int readingHeld) {
             this.smallHeld = smallHeld;
@@ -200,7 +210,25 @@ final class MemoryBudget {
             if (kib <= smallCallKib) {
                 return workSmall(kib, wait);
             }
-            return working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) && holdWorking(kib);
+            if (working.tryAcquire(kib)) {
+                return holdWorking(kib);
+            }
+            // It waits holding reading bytes only: a body read in the small share leaves it first, so small calls never wait behind it.
+            return leaveSmall() && working.tryAcquire(kib, wait.toNanos(), TimeUnit.NANOSECONDS) && holdWorking(kib);
+        }
+
+        /** Moves what the call holds in the small share to the reading share, without waiting; false when the reading share has no room. */
+        private boolean leaveSmall() {
+            if (smallHeld == 0) {
+                return true;
+            }
+            if (!reading.tryAcquire(smallHeld)) {
+                return false;
+            }
+            small.release(smallHeld);
+            readingHeld += smallHeld;
+            smallHeld = 0;
+            return true;
         }
 
         /** A small call works in the small share, or in the working share when it has room now, or waits for the small share. */
@@ -265,6 +293,55 @@ final class MemoryBudget {
                 return true;
             }
             return false;
+        }
+
+        @Override
+        public synchronized void admit(Work work) {
+            long cost = upFront(work);
+            used = cost;
+            if (cost > largestCall()) {
+                throw refuse(Refused.never(cost, "answering this body would take about " + Refused.mib(cost) + " MiB of heap ("
+                        + (work.trees().values() + work.observed()) + " JSON values built, " + work.bodyBytes() + " bytes); this service gives"
+                        + " a call at most " + Refused.mib(largestCall()) + " MiB (see docs/production.md, memory model)"));
+            }
+            try {
+                if (!work(cost, BodyIntake.ADMISSION_WAIT)) {
+                    throw refuse(Refused.later(cost));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw refuse(Refused.later(cost));
+            }
+        }
+
+        @Override
+        public long costOf(JsonCensus object) {
+            return objectCost(object);
+        }
+
+        @Override
+        public synchronized void claim(long bytes) {
+            if (refusal != null) {
+                throw refusal;
+            }
+            used += bytes;
+            if (used > largestCall()) {
+                throw refuse(Refused.claimNever(used));
+            }
+            if (!more(bytes)) {
+                // What it holds and this claim are more than the call could hold alone: no later try can do better.
+                throw refuse(bytes() + bytes > largestCall() ? Refused.claimNever(used) : Refused.claimLater(used));
+            }
+        }
+
+        @Override
+        public Refused refusal() {
+            return refusal;
+        }
+
+        private Refused refuse(Refused refused) {
+            refusal = refused;
+            return refused;
         }
 
         /** The bytes held. */

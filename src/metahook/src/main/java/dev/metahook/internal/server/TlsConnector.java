@@ -81,7 +81,7 @@ final class TlsConnector implements AutoCloseable {
         SecureRequestCustomizer secure = new SecureRequestCustomizer();
         secure.setSniHostCheck(false);
         https.addCustomizer(secure);
-        this.connector = new ServerConnector(server, new SslConnectionFactory(factory, "http/1.1"), new HttpConnectionFactory(https));
+        this.connector = new ServerConnector(server, 0, -1, new SslConnectionFactory(factory, "http/1.1"), new HttpConnectionFactory(https));
     }
 
     /** The connector, with the files checked for renewal from now on until {@link #close()}. */

@@ -20,12 +20,12 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
      * than its envelope. The whole body is checked to be JSON all the same.
      */
     public static CompositeRequest read(byte[] body) {
-        return read(body, ObservedHeap.UNLIMITED);
+        return read(body, CallBudget.UNLIMITED);
     }
 
-    /** The same, the children and related objects claiming their heap from {@code heap} when built. */
-    public static CompositeRequest read(byte[] body, ObservedHeap heap) {
-        Envelope fields = Envelope.read(body, MAPS, TREES, heap);
+    /** The same, the children and related objects claiming their cost from {@code budget} when built. */
+    public static CompositeRequest read(byte[] body, CallBudget budget) {
+        Envelope fields = Envelope.read(body, MAPS, TREES, budget);
         ObjectMap related = fields.map("related");
         return build(fields.tree("controller"), fields.tree("parent"), fields.map("children"),
                 related == null ? ObjectMap.empty() : related, fields.tree("finalizing"), fields.has("object"));

@@ -10,12 +10,12 @@ public record CustomizeRequest(ObjectNode controller, ObjectNode parent) {
 
     /** Reads a request body in one pass of the byte scanner; the controller tree is shared: read it, never change it. */
     public static CustomizeRequest read(byte[] body) {
-        return read(body, ObservedHeap.UNLIMITED);
+        return read(body, CallBudget.UNLIMITED);
     }
 
-    /** The same, its work admitted by {@code heap} before its trees are built. */
-    public static CustomizeRequest read(byte[] body, ObservedHeap heap) {
-        Envelope root = Envelope.read(body, Set.of(), TREES, heap);
+    /** The same, its work admitted by {@code budget} before its trees are built. */
+    public static CustomizeRequest read(byte[] body, CallBudget budget) {
+        Envelope root = Envelope.read(body, Set.of(), TREES, budget);
         ObjectNode controller = Shapes.object(root.tree("controller"), "/controller");
         ObjectNode parent = Shapes.kubernetesObject(root.tree("parent"), "/parent");
         return new CustomizeRequest(controller, parent);

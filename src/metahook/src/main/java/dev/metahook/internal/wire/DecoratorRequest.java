@@ -16,12 +16,12 @@ public record DecoratorRequest(ObjectNode controller, ObjectNode target, ObjectM
 
     /** Reads a request body in one pass, as {@link CompositeRequest#read} does: the attachments stay bytes until used. */
     public static DecoratorRequest read(byte[] body) {
-        return read(body, ObservedHeap.UNLIMITED);
+        return read(body, CallBudget.UNLIMITED);
     }
 
-    /** The same, the attachments and related objects claiming their heap from {@code heap} when built. */
-    public static DecoratorRequest read(byte[] body, ObservedHeap heap) {
-        Envelope root = Envelope.read(body, MAPS, TREES, heap);
+    /** The same, the attachments and related objects claiming their cost from {@code budget} when built. */
+    public static DecoratorRequest read(byte[] body, CallBudget budget) {
+        Envelope root = Envelope.read(body, MAPS, TREES, budget);
         if (root.has("parent") && !root.has("object")) {
             throw new MalformedRequestException("/object",
                     "this is a CompositeController or customize request (it has /parent); a DecoratorController hook needs /object");

@@ -30,10 +30,10 @@ final class Envelope {
     /**
      * Reads a body whose fields named in {@code maps} are object maps and those in {@code trees}
      * trees; refuses a body that is not one JSON object, or has neither {@code parent} nor {@code object}.
-     * The whole body is scanned first, building nothing; then its work is admitted by {@code heap}, and
-     * only then are its trees parsed and its maps made, their objects claiming their heap from it when built.
+     * The whole body is scanned first, building nothing; then its work is admitted by {@code budget}, and
+     * only then are its trees parsed and its maps made, their objects claiming their cost from it when built.
      */
-    static Envelope read(byte[] body, Set<String> maps, Set<String> trees, ObservedHeap heap) {
+    static Envelope read(byte[] body, Set<String> maps, Set<String> trees, CallBudget budget) {
         JsonScanner scanner = new JsonScanner(body);
         int start = scanner.skipWhitespace(0);
         if (scanner.atEnd(start)) {
@@ -49,7 +49,7 @@ final class Envelope {
         int end = scanner.skipWhitespace(scanner.fields(start, (name, valueStart) -> {
             envelope.present.add(name);
             if (maps.contains(name)) {
-                ObjectMap.Places places = ObjectMap.scan(scanner, valueStart, "/" + name, heap);
+                ObjectMap.Places places = ObjectMap.scan(scanner, valueStart, "/" + name, budget);
                 mapPlaces.put(name, places);
                 return places.end();
             }
@@ -72,10 +72,10 @@ final class Envelope {
             throw new MalformedRequestException("", "request body is not valid JSON: more data after the first value");
         }
         requireOwner(envelope.has("parent"), envelope.has("object"));
-        heap.admit(() -> work(body, treePlaces.values(), mapPlaces.values()));
+        budget.admit(work(body, treePlaces.values(), mapPlaces.values()));
         treePlaces.forEach((name, place) -> envelope.trees.put(name, name.equals("controller")
                 ? controller(body, place.start(), place.end()) : tree(body, place.start(), place.end())));
-        mapPlaces.forEach((name, places) -> envelope.maps.put(name, ObjectMap.build(places, body, heap)));
+        mapPlaces.forEach((name, places) -> envelope.maps.put(name, ObjectMap.build(places, body, budget)));
         return envelope;
     }
 
@@ -84,7 +84,7 @@ final class Envelope {
     }
 
     /** What building the trees and holding the maps' places of a scanned body takes, before any of it is built. */
-    private static ObservedHeap.Work work(byte[] body, Collection<TreePlace> treePlaces, Collection<ObjectMap.Places> mapPlaces) {
+    private static CallBudget.Work work(byte[] body, Collection<TreePlace> treePlaces, Collection<ObjectMap.Places> mapPlaces) {
         JsonCensus trees = JsonCensus.NOTHING;
         for (TreePlace place : treePlaces) {
             trees = trees.plus(place.census());
@@ -97,7 +97,7 @@ final class Envelope {
             groups += places.groupCount();
             keyBytes += places.keyBytes();
         }
-        return new ObservedHeap.Work(body.length, trees, observed, groups, keyBytes);
+        return new CallBudget.Work(body.length, trees, observed, groups, keyBytes);
     }
 
     boolean has(String field) {

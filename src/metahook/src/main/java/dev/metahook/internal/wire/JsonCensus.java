@@ -25,7 +25,7 @@ import java.util.Map;
  * byte (two when the string is not ASCII), an integer {@value #INTEGER}, a decimal {@value #DECIMAL};
  * {@code true}, {@code false} and {@code null} are shared.
  *
- * <p>A hook request is counted in parts ({@link ObservedHeap}): the fields a call parses as trees before
+ * <p>A hook request is counted in parts ({@link CallBudget}): the fields a call parses as trees before
  * it is answered, and each observed object on its own when the controller first reads it.
  */
 public record JsonCensus(long bytes, long objects, long emptyObjects, long arrays, long emptyArrays, long fields, long nameBytes,

@@ -31,10 +31,10 @@ public final class ObjectMap {
     /**
      * Scans a map of a request body, checking its envelope (groups, keys, that each object is an object
      * and what its group and key say) and the JSON of every object, and keeping only where each part is
-     * and what building each object would cost ({@link ObservedHeap#costOf}): nothing is built until
+     * and what building each object would cost ({@link CallBudget#costOf}): nothing is built until
      * {@link #build}, so what a call will build can be admitted in between.
      */
-    static Places scan(JsonScanner scanner, int start, String pointer, ObservedHeap heap) {
+    static Places scan(JsonScanner scanner, int start, String pointer, CallBudget budget) {
         Places places = new Places(pointer);
         if (scanner.isNull(start)) {
             places.end = scanner.valueEnd(start);
@@ -68,7 +68,7 @@ public final class ObjectMap {
                 }
                 scanner.mark();
                 int to = identity.scan(scanner.text(keyStart, keyEnd), from);
-                long cost = heap.costOf(scanner.censusSinceMark(from, to));
+                long cost = budget.costOf(scanner.censusSinceMark(from, to));
                 places.object(keyStart, keyEnd, from, to, identity.metadataStart(), identity.fits(), cost);
                 return to;
             });
@@ -77,10 +77,10 @@ public final class ObjectMap {
     }
 
     /**
-     * The map a scan found, each object kept as the bytes it was and claiming its heap from {@code heap}
+     * The map a scan found, each object kept as the bytes it was and claiming its cost from {@code budget}
      * when built; refuses the first object that is not what its group and key say.
      */
-    static ObjectMap build(Places places, byte[] body, ObservedHeap heap) {
+    static ObjectMap build(Places places, byte[] body, CallBudget budget) {
         if (!places.present) {
             return EMPTY;
         }
@@ -102,7 +102,7 @@ public final class ObjectMap {
                 int os = object * Places.OBJECT;
                 String objectKey = JsonScanner.text(body, o[os], o[os + 1]);
                 ObservedObject observed = ObservedObject.lazy(key, objectKey, groupPointer, body, o[os + 2], o[os + 3] - o[os + 2],
-                        o[os + 4], heap, places.costs[object]);
+                        o[os + 4], budget, places.costs[object]);
                 if (o[os + 5] == 0) {
                     throw ObservedIdentity.misfit(observed, objectKey, observed.pointer());
                 }

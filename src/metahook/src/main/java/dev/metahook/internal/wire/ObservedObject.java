@@ -23,15 +23,15 @@ public final class ObservedObject {
     private final int offset;
     private final int length;
     private final int metadata;
-    private final ObservedHeap heap;
-    /** What building the object claims from {@link #heap}. */
+    private final CallBudget budget;
+    /** What building the object claims from {@link #budget}. */
     private final long cost;
     private volatile ObjectSpans spans;
     private volatile ObjectNode tree;
     private volatile boolean claimed;
 
     private ObservedObject(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
-                           ObjectNode tree, ObservedHeap heap, long cost) {
+                           ObjectNode tree, CallBudget budget, long cost) {
         this.group = group;
         this.key = key;
         this.groupPointer = groupPointer;
@@ -40,9 +40,9 @@ public final class ObservedObject {
         this.length = length;
         this.metadata = metadata;
         this.tree = tree;
-        this.heap = heap;
+        this.budget = budget;
         this.cost = cost;
-        this.claimed = heap == null || heap.unlimited();
+        this.claimed = budget == null || cost == 0;
     }
 
     static ObservedObject of(GroupKey group, String key, ObjectNode tree) {
@@ -51,23 +51,23 @@ public final class ObservedObject {
 
     /**
      * An object the scanner passed over and found to fit its group and key, with the pointer of its group
-     * and where its metadata object starts; building it claims {@code cost} from {@code heap} first.
+     * and where its metadata object starts; building it claims {@code cost} from {@code budget} first.
      */
     static ObservedObject lazy(GroupKey group, String key, String groupPointer, byte[] source, int offset, int length, int metadata,
-                               ObservedHeap heap, long cost) {
-        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null, heap, cost);
+                               CallBudget budget, long cost) {
+        return new ObservedObject(group, key, groupPointer, source, offset, length, metadata, null, budget, cost);
     }
 
     /**
-     * Claims the heap that building this object takes, once, before anything is built from its bytes
-     * (its tree, its typed form, its last-applied annotation); throws {@link ObservedHeap.HeapRefused}
+     * Claims the memory that building this object takes, once, before anything is built from its bytes
+     * (its tree, its typed form, its last-applied annotation); throws {@link CallBudget.Refused}
      * when the call's budget cannot hold it.
      */
     private void claim() {
         if (!claimed) {
             synchronized (this) {
                 if (!claimed) {
-                    heap.claim(cost);
+                    budget.claim(cost);
                     claimed = true;
                 }
             }

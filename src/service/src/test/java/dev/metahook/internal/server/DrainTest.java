@@ -1,6 +1,7 @@
 package dev.metahook.internal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -72,6 +73,24 @@ class DrainTest {
     }
 
     @Test
+    void aRequestThatArrivedAndWasNotAnsweredByTheTimeoutMakesTheDrainUnclean() throws Exception {
+        HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ZERO).withShutdownTimeout(Duration.ofMillis(500)));
+        try (Socket partWay = new Socket("127.0.0.1", server.port())) {
+            partWay.getOutputStream().write("POST /widget/sync HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            partWay.getOutputStream().flush();
+            untilConnected(server);
+            assertFalse(server.shutdown(), "a request part-way at the timeout is one the service did not answer: exit 1, not 0");
+        }
+    }
+
+    @Test
+    void theListenerAcceptsInItsSelectorSoTheDrainCanTakeWhatTheKernelQueued() {
+        try (HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ZERO))) {
+            assertEquals(0, server.connector().getAcceptors());
+        }
+    }
+
+    @Test
     void theListenerHasTheConfiguredAcceptQueue() {
         try (HookServer server = start(ServerConfig.defaults().withAcceptQueueSize(777).withShutdownIdle(Duration.ZERO))) {
             assertEquals(777, server.connector().getAcceptQueueSize());
@@ -79,6 +98,14 @@ class DrainTest {
         try (HookServer server = start(ServerConfig.defaults().withShutdownIdle(Duration.ZERO))) {
             assertEquals(ServerConfig.DEFAULT_ACCEPT_QUEUE_SIZE, server.connector().getAcceptQueueSize());
         }
+    }
+
+    private static void untilConnected(HookServer server) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (server.connector().getConnectedEndPoints().isEmpty() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertFalse(server.connector().getConnectedEndPoints().isEmpty(), "the connection was accepted");
     }
 
     private static void untilDraining(HookServer server) {

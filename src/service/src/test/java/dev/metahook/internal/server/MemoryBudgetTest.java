@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.internal.wire.JsonCensus;
-import dev.metahook.internal.wire.ObservedHeap;
+import dev.metahook.internal.wire.CallBudget;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -155,11 +157,105 @@ class MemoryBudgetTest {
     void aCallsUpFrontCostLeavesWhatItsObservedObjectsBuildOutUntilTheyAreBuilt() {
         String parent = "{\"metadata\":{\"name\":\"p\",\"annotations\":{\"note\":\"a longer string than the rest\"}}}";
         JsonCensus trees = JsonCensus.of(parent.getBytes(StandardCharsets.UTF_8));
-        ObservedHeap.Work work = new ObservedHeap.Work(10_000, trees, 3, 2, 40);
+        CallBudget.Work work = new CallBudget.Work(10_000, trees, 3, 2, 40);
         assertEquals(MemoryBudget.PER_CALL + 10_000 + MemoryBudget.LARGEST_STRING_COPIES * trees.largestString() + MemoryBudget.treeCost(trees)
                 + 3 * MemoryBudget.OBSERVED_OBJECT + 2 * MemoryBudget.GROUP + MemoryBudget.STRING_COPIES * 40, MemoryBudget.upFront(work));
         String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"data\":{\"a\":\"the largest string of all of them\"}}";
         JsonCensus object = JsonCensus.of(child.getBytes(StandardCharsets.UTF_8));
         assertEquals(MemoryBudget.treeCost(object) + MemoryBudget.LARGEST_STRING_COPIES * object.largestString(), MemoryBudget.objectCost(object));
+    }
+
+    private static CallBudget.Work work(long bodyBytes) {
+        return new CallBudget.Work(bodyBytes, JsonCensus.NOTHING, 0, 0, 0);
+    }
+
+    @Test
+    void aReservationAsTheCallsBudgetAdmitsItsWorkThenItsClaimsAndGivesAllBackOnce() throws InterruptedException {
+        MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+        call.admit(work(MIB));
+        assertEquals(MemoryBudget.upFront(work(MIB)), call.bytes(), 1024);
+        JsonCensus object = JsonCensus.of("{\"data\":{\"k\":\"v\"}}".getBytes(StandardCharsets.UTF_8));
+        assertEquals(MemoryBudget.objectCost(object), call.costOf(object));
+        call.claim(call.costOf(object));
+        assertNull(call.refusal());
+        call.close();
+        assertEquals(200 * MIB, budget.available());
+    }
+
+    @Test
+    void workNoCallCouldHoldIsRefusedForGoodAndTheRefusalSticks() throws InterruptedException {
+        MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+        CallBudget.Refused refused = assertThrows(CallBudget.Refused.class, () -> call.admit(work(budget.largestCall())));
+        assertFalse(refused.fitsLater(), "413: no budget of this heap holds it");
+        assertTrue(refused.getMessage().contains("MiB of heap"), refused.getMessage());
+        assertSame(refused, call.refusal());
+        assertSame(refused, assertThrows(CallBudget.Refused.class, () -> call.claim(1)), "every later claim is refused too");
+        call.close();
+    }
+
+    @Test
+    void claimsBeyondWhatACallMayHoldBesideItsWorkAreRefusedForGood() throws InterruptedException {
+        MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+        call.admit(work(MIB));
+        long room = budget.largestCall() - MemoryBudget.upFront(work(MIB));
+        call.claim(room / 2);
+        CallBudget.Refused refused = assertThrows(CallBudget.Refused.class, () -> call.claim(room / 2 + 2));
+        assertFalse(refused.fitsLater(), "the work and the claims together are more than any call may hold");
+        call.close();
+    }
+
+    @Test
+    void aClaimTheBudgetHasNoRoomForNowIsRefusedForNowAndSticks() throws InterruptedException {
+        MemoryBudget.Reservation other = budget.reserve(MIB, Duration.ZERO);
+        assertTrue(other.work(budget.largestCall() - 8 * MIB, Duration.ZERO));
+        MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+        call.admit(work(MIB));
+        CallBudget.Refused refused = assertThrows(CallBudget.Refused.class, () -> call.claim(16 * MIB));
+        assertTrue(refused.fitsLater(), "503: the working share is spent by another call");
+        other.close();
+        assertSame(refused, assertThrows(CallBudget.Refused.class, () -> call.claim(1)), "a refusal sticks even once there is room");
+        call.close();
+        assertEquals(200 * MIB, budget.available());
+    }
+
+    @Test
+    void aCallAloneWhoseClaimsOutgrowTheWorkingShareIsRefusedForGoodWhereverTheLastClaimFalls() throws InterruptedException {
+        for (long claim = 1000; claim < 3100; claim += 37) {
+            MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
+            call.admit(work(MIB + claim));
+            CallBudget.Refused refused = null;
+            while (refused == null) {
+                try {
+                    call.claim(claim);
+                } catch (CallBudget.Refused e) {
+                    refused = e;
+                }
+            }
+            assertFalse(refused.fitsLater(), "alone, claims of " + claim + " bytes never fit: 413, not 503 (" + refused.getMessage() + ")");
+            call.close();
+            assertEquals(200 * MIB, budget.available());
+        }
+    }
+
+    @Test
+    void aCallWhoseWorkIsLargeNeverWaitsForTheWorkingShareInTheSmallShare() throws InterruptedException {
+        MemoryBudget.Reservation storm = budget.reserve(MIB, Duration.ZERO);
+        assertTrue(storm.work(budget.largestCall(), Duration.ZERO), "the working share is spent");
+        List<MemoryBudget.Reservation> large = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            MemoryBudget.Reservation call = budget.reserve(900 * 1024, Duration.ZERO);
+            assertNotNull(call);
+            large.add(call);
+        }
+        for (MemoryBudget.Reservation call : large) {
+            assertFalse(call.work(5 * MIB, Duration.ZERO), "a body under 1 MiB whose work is large waits for the working share");
+        }
+        MemoryBudget.Reservation small = budget.reserve(10 * 1024, Duration.ZERO);
+        assertNotNull(small);
+        assertTrue(small.work(700 * 1024, Duration.ZERO), "and a small call still works in the small share, at once");
+        small.close();
+        large.forEach(MemoryBudget.Reservation::close);
+        storm.close();
+        assertEquals(200 * MIB, budget.available());
     }
 }

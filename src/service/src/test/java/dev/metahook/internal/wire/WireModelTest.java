@@ -141,7 +141,7 @@ class WireModelTest {
     /** An object map read from text as a request's children are. */
     private static ObjectMap children(String json) {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        return ObjectMap.build(ObjectMap.scan(new JsonScanner(body), 0, "/children", ObservedHeap.UNLIMITED), body, ObservedHeap.UNLIMITED);
+        return ObjectMap.build(ObjectMap.scan(new JsonScanner(body), 0, "/children", CallBudget.UNLIMITED), body, CallBudget.UNLIMITED);
     }
 
     private static ObjectNode object(String kind, String apiVersion, String namespace, String name) {
