@@ -95,7 +95,7 @@ class ShutdownTest {
         builder.environment().put("HOST", "127.0.0.1");
         builder.environment().put("SHUTDOWN_TIMEOUT_SECONDS", Long.toString(SHUTDOWN_TIMEOUT.toSeconds()));
         builder.environment().put("METAHOOK_DATABASE_KEY", "a key for the shutdown test");
-        builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.redirectErrorStream(true).redirectOutput(new java.io.File("target/shutdown-test.log"));
         return builder.start();
     }
 

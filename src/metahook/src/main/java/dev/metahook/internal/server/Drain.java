@@ -245,12 +245,26 @@ final class Drain extends Handler.Wrapper {
                 continue;
             }
             for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-                if (!idle(httpConnection(endPoint)) || !nothingUnread(endPoint)) {
+                if (unanswered(endPoint)) {
                     count++;
                 }
             }
         }
         return count;
+    }
+
+    /**
+     * Whether this connection holds a request that arrived and was not answered: one in flight or part-way, or
+     * bytes not read yet. A connection whose last answer said close (its output shut, its parser closed) holds
+     * none: it only waits for its client to close its side.
+     */
+    private boolean unanswered(EndPoint endPoint) {
+        Connection connection = httpConnection(endPoint);
+        if (endPoint.isOutputShutdown()
+                || connection instanceof HttpConnection http && (http.getParser().isClose() || http.getParser().isClosed())) {
+            return false;
+        }
+        return !idle(connection) || !nothingUnread(endPoint);
     }
 
     private static Connection httpConnection(EndPoint endPoint) {
