@@ -1,5 +1,7 @@
 package dev.metahook.internal.engine;
 
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
 import dev.metahook.api.Controllers.Kind;
@@ -7,7 +9,7 @@ import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.DecoratorCleaner;
 import dev.metahook.api.DecoratorCleanup;
 import dev.metahook.api.DecoratorController;
-import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.HookResult;
 import dev.metahook.api.Result;
 import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
@@ -16,7 +18,7 @@ import java.util.function.Function;
 
 /**
  * Calls sync, cleanup or the stalled answer of one controller by the capabilities it has: a finalize
- * call goes to its {@link dev.metahook.api.Cleaner} (a decorator's {@link DecoratorCleaner}); an invalid spec or status, or a {@link TerminalException}, to its
+ * call goes to its {@link Cleaner} (or a decorator's {@link DecoratorCleaner}); an invalid spec or status, or a {@link TerminalException}, to its
  * {@link StalledHandler}, or to the engine's default for its kind.
  */
 final class ControllerCall {
@@ -28,7 +30,7 @@ final class ControllerCall {
      * composite's answer is a {@link Result} by the types of its hooks; only a decorator's may carry
      * target changes.
      */
-    record Outcome(DecoratorResult<?> result, boolean done, boolean stalled) {
+    record Outcome(HookResult<?> result, boolean done, boolean stalled) {
     }
 
     /**
@@ -49,10 +51,14 @@ final class ControllerCall {
                 return stalled(controller, parent, context, invalid, fallback);
             }
             if (context.finalizing()) {
-                DecoratorCleanup<?> cleanup = ((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context);
-                return new Outcome(required(cleanup, "cleanup").result(), cleanup.isDone(), false);
+                if (controller instanceof Cleaner<?, ?> cleaner) {
+                    Cleanup<?> cleanup = required(((Cleaner<HasMetadata, ?>) cleaner).cleanup(parent, context), "cleanup");
+                    return new Outcome(cleanup.result(), cleanup.isDone(), false);
+                }
+                DecoratorCleanup<?> cleanup = required(((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context), "cleanup");
+                return new Outcome(cleanup.result(), cleanup.isDone(), false);
             }
-            DecoratorResult<?> result = registration.kind() == Kind.COMPOSITE
+            HookResult<?> result = registration.kind() == Kind.COMPOSITE
                     ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
                     : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
             return new Outcome(required(result, "sync"), false, false);
