@@ -28,9 +28,20 @@ final class ControllerCall {
     /**
      * What the controller answered, whether a cleanup said done, and whether it took the stalled path. A
      * composite's answer is a {@link Result} by the types of its hooks; only a decorator's may carry
-     * target changes.
+     * target changes. The one word logged and counted for the call ({@link HookAnswer#outcome()}) is
+     * taken from it, for either kind.
      */
-    record Outcome(HookResult<?> result, boolean done, boolean stalled) {
+    record Answered(HookResult<?> result, boolean done, boolean stalled) {
+
+        /** Whether Metacontroller is told to remove its finalizer: a cleanup said done, and not on the stalled path. */
+        boolean finalized() {
+            return done && !stalled;
+        }
+
+        /** The call's outcome word: {@code stalled}, {@code finalized}, {@code finalizing} or {@code synced}. */
+        String outcome(boolean finalizing) {
+            return stalled ? "stalled" : finalizing ? (finalized() ? "finalized" : "finalizing") : "synced";
+        }
     }
 
     /**
@@ -41,7 +52,7 @@ final class ControllerCall {
      * @param fallback the stalled answer when the controller has no {@link StalledHandler}
      */
     @SuppressWarnings("unchecked")
-    static Outcome run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
+    static Answered run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
                        Function<TerminalException, Result<?>> fallback) {
         Object controller = registration.controller();
         HasMetadata parent = typed.object();
@@ -53,27 +64,27 @@ final class ControllerCall {
             if (context.finalizing()) {
                 if (controller instanceof Cleaner<?, ?> cleaner) {
                     Cleanup<?> cleanup = required(((Cleaner<HasMetadata, ?>) cleaner).cleanup(parent, context), "cleanup");
-                    return new Outcome(cleanup.result(), cleanup.isDone(), false);
+                    return new Answered(cleanup.result(), cleanup.isDone(), false);
                 }
                 DecoratorCleanup<?> cleanup = required(((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context), "cleanup");
-                return new Outcome(cleanup.result(), cleanup.isDone(), false);
+                return new Answered(cleanup.result(), cleanup.isDone(), false);
             }
             HookResult<?> result = registration.kind() == Kind.COMPOSITE
                     ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
                     : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
-            return new Outcome(required(result, "sync"), false, false);
+            return new Answered(required(result, "sync"), false, false);
         } catch (TerminalException e) {
             return stalled(controller, parent, context, e, fallback);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private static Outcome stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
+    private static Answered stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
                                    Function<TerminalException, Result<?>> fallback) {
         Result<?> result = controller instanceof StalledHandler<?, ?> handler
                 ? required(((StalledHandler<HasMetadata, ?>) handler).stalled(parent, context, error), "stalled")
                 : fallback.apply(error);
-        return new Outcome(result, false, true);
+        return new Answered(result, false, true);
     }
 
     private static <T> T required(T answer, String method) {

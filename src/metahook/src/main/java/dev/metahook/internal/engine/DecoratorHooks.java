@@ -34,18 +34,17 @@ final class DecoratorHooks {
         HookContext context = CompositeHooks.context(request.controller(), request.target(), request.attachments(), request.related(),
                 "attachments", "attachments", hook, finalizing, clock);
         var typed = TypedObjects.read(request.target(), registration.type(), "object", CompositeHooks.readsRawStatus(registration));
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
+        ControllerCall.Answered answered = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved());
-        HookResult<?> result = outcome.result();
-        boolean finalized = outcome.done() && !outcome.stalled();
+        HookResult<?> result = answered.result();
         List<ObjectNode> attachments = DesiredChildren.of(result, request.attachments(), namespace);
         new Guards(request.controller(), request.target(), request.attachments(), request.related(), true)
                 .check(attachments, result);
         ObjectNode status = result.status().map(Encoding::status).orElse(null);
         DecoratorResponse response = new DecoratorResponse(labels(result), annotations(result), status, attachments,
-                Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
+                Encoding.seconds(result.resyncAfter()), finalizing ? answered.finalized() : null);
         return HookAnswer.ok(CanonicalJson.bytes(response.toJson()),
-                CompositeHooks.outcomeName(outcome, finalizing, finalized), attachments.size());
+                answered.outcome(finalizing), attachments.size());
     }
 
     /** The target's labels to change; a {@link Result} changes none. */
