@@ -8,10 +8,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * being deleted, or no longer matches the controller's label selector, until it answers
  * {@link Cleanup#done()}. A spec that cannot be read never blocks teardown: the parent then comes
  * without its spec. A decorator whose cleanup changes the target's labels or annotations is a
- * {@link DecoratorCleaner} instead.
+ * {@link DecoratorCleaner} instead (a controller is one or the other, never both).
  */
-public interface Cleaner<P extends HasMetadata, S> extends DecoratorCleaner<P, S> {
+public interface Cleaner<P extends HasMetadata, S> {
 
-    @Override
     Cleanup<S> cleanup(P parent, Context context);
 }

@@ -4,12 +4,16 @@ package dev.metahook.api;
  * What a {@link Cleaner} answers while its parent is going away: still working (with the objects as
  * they should be meanwhile), or done, after which Metacontroller removes its finalizer. Only a
  * cleanup can say done, so a sync can never let a parent go by mistake. A decorator whose cleanup
- * changes the target's labels or annotations answers a {@link DecoratorCleanup} instead.
+ * changes the target's labels or annotations is a {@link DecoratorCleaner} and answers a
+ * {@link DecoratorCleanup} instead; neither answer is the other.
  */
-public final class Cleanup<S> extends DecoratorCleanup<S> {
+public final class Cleanup<S> {
+    private final Result<S> result;
+    private final boolean done;
 
     private Cleanup(Result<S> result, boolean done) {
-        super(result, done);
+        this.result = result;
+        this.done = done;
     }
 
     /** Teardown is under way: these objects and this status for now, and call again. */
@@ -31,13 +35,15 @@ public final class Cleanup<S> extends DecoratorCleanup<S> {
     }
 
     /** The same answer with the parent's whole status. */
-    @Override
     public <T> Cleanup<T> withStatus(T status) {
-        return new Cleanup<>(result().withStatus(status), isDone());
+        return new Cleanup<>(result.withStatus(status), done);
     }
 
-    @Override
     public Result<S> result() {
-        return (Result<S>) super.result();
+        return result;
+    }
+
+    public boolean isDone() {
+        return done;
     }
 }

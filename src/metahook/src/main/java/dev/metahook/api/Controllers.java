@@ -65,7 +65,7 @@ public final class Controllers {
 
         public Set<Hook> hooks() {
             Set<Hook> hooks = EnumSet.of(Hook.SYNC);
-            if (controller instanceof DecoratorCleaner<?, ?>) {
+            if (controller instanceof Cleaner<?, ?> || controller instanceof DecoratorCleaner<?, ?>) {
                 hooks.add(Hook.FINALIZE);
             }
             if (controller instanceof Customizer<?>) {
@@ -132,8 +132,7 @@ public final class Controllers {
                 throw new IllegalArgumentException("controller " + registration.name()
                         + ": revisionHistory is a CompositeController setting; a decorator's attachments do not roll");
             }
-            if (registration.kind() == Kind.COMPOSITE && registration.controller() instanceof DecoratorCleaner<?, ?>
-                    && !(registration.controller() instanceof Cleaner<?, ?>)) {
+            if (registration.kind() == Kind.COMPOSITE && registration.controller() instanceof DecoratorCleaner<?, ?>) {
                 throw new IllegalArgumentException("controller " + registration.name() + ": a CompositeController's cleanup must be a"
                         + " Cleaner answering a Cleanup; a DecoratorCleaner's may change the target's labels and annotations, which"
                         + " Metacontroller's composite response has no fields for");

@@ -1,26 +1,35 @@
 package dev.metahook.api;
 
 /**
- * What a {@link DecoratorCleaner} answers while its target is going away or no longer selected: a
- * {@link Cleanup}, or one whose result changes the target's labels or annotations (a
- * {@link DecoratorResult}), such as taking away the label the decorator set.
+ * What a {@link DecoratorCleaner} answers while its target is going away or no longer selected: as a
+ * {@link Cleanup}, but its result may be a {@link DecoratorResult} that changes the target's labels or
+ * annotations, such as taking away the label the decorator set. A {@code Cleanup} and a
+ * {@code DecoratorCleanup} are siblings: neither is the other.
  */
-public sealed class DecoratorCleanup<S> permits Cleanup {
-    private final DecoratorResult<S> result;
+public final class DecoratorCleanup<S> {
+    private final HookResult<S> result;
     private final boolean done;
 
-    DecoratorCleanup(DecoratorResult<S> result, boolean done) {
+    private DecoratorCleanup(HookResult<S> result, boolean done) {
         this.result = result;
         this.done = done;
     }
 
     /** Teardown is under way: these attachments, target changes and status for now, and call again. */
-    public static <S> DecoratorCleanup<S> inProgress(DecoratorResult<S> result) {
+    public static <S> DecoratorCleanup<S> inProgress(HookResult<S> result) {
         return new DecoratorCleanup<>(result, false);
     }
 
+    /**
+     * Teardown is complete. The observed attachments are answered as they are and the target is left as
+     * it is, so that this answer deletes nothing if the target is not in fact going away.
+     */
+    public static <S> DecoratorCleanup<S> done() {
+        return new DecoratorCleanup<>(Result.keepingObserved(), true);
+    }
+
     /** Teardown is complete, answering these attachments, target changes and status. */
-    public static <S> DecoratorCleanup<S> done(DecoratorResult<S> result) {
+    public static <S> DecoratorCleanup<S> done(HookResult<S> result) {
         return new DecoratorCleanup<>(result, true);
     }
 
@@ -29,7 +38,8 @@ public sealed class DecoratorCleanup<S> permits Cleanup {
         return new DecoratorCleanup<>(result.withStatus(status), done);
     }
 
-    public DecoratorResult<S> result() {
+    /** A {@link Result} or a {@link DecoratorResult}, as the cleanup gave it. */
+    public HookResult<S> result() {
         return result;
     }
 

@@ -2,149 +2,123 @@ package dev.metahook.api;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a {@link DecoratorController} answers: a {@link Result}, and the labels and annotations it sets
- * on or removes from the target it decorates. A chain that starts from {@link Result#of} becomes a
- * {@code DecoratorResult} at its first {@link #withLabel}, {@link #removingLabel}, {@link #withAnnotation}
- * or {@link #removingAnnotation}, and stays one. Only a decorator's {@code sync} (and a
- * {@link DecoratorCleaner}'s cleanup) may return it: a CompositeController's hooks return a
- * {@code Result}, because Metacontroller's composite response has no such fields and would drop them,
- * so a composite that tries does not compile. Every {@code Result} is a {@code DecoratorResult} without
- * target changes. Immutable; every method returns a new value.
+ * What a {@link DecoratorController} answers when it changes the target it decorates: the parts of a
+ * {@link Result}, and the labels and annotations it sets on or removes from the target. A chain that
+ * starts from {@link Result#of} becomes a {@code DecoratorResult} at its first {@link #withLabel},
+ * {@link #removingLabel}, {@link #withAnnotation} or {@link #removingAnnotation}, and stays one. Only a
+ * decorator's {@code sync} (and a {@link DecoratorCleaner}'s cleanup) may return it: a
+ * CompositeController's hooks return a {@code Result}, because Metacontroller's composite response has
+ * no such fields and would drop them, so a composite that tries does not compile. A {@code Result} and a
+ * {@code DecoratorResult} are siblings, both an {@link HookResult}. Immutable; every method returns a new value.
  */
-public sealed class DecoratorResult<S> permits Result {
-    private final List<HasMetadata> objects;
-    private final boolean keepsObserved;
-    private final S status;
-    private final Duration resyncAfter;
-    private final Set<ChildId> deletions;
-    private final boolean deletesUnlisted;
+public final class DecoratorResult<S> implements HookResult<S> {
+    private final ResultParts parts;
     private final Map<String, String> labels;
     private final Map<String, String> annotations;
 
-    DecoratorResult(List<HasMetadata> objects, boolean keepsObserved, S status, Duration resyncAfter, Set<ChildId> deletions,
-                    boolean deletesUnlisted, Map<String, String> labels, Map<String, String> annotations) {
-        this.objects = objects;
-        this.keepsObserved = keepsObserved;
-        this.status = status;
-        this.resyncAfter = resyncAfter;
-        this.deletions = deletions;
-        this.deletesUnlisted = deletesUnlisted;
+    private DecoratorResult(ResultParts parts, Map<String, String> labels, Map<String, String> annotations) {
+        this.parts = parts;
         this.labels = labels;
         this.annotations = annotations;
     }
 
+    /** A result's parts, no target changes yet. */
+    static <S> DecoratorResult<S> from(ResultParts parts) {
+        return new DecoratorResult<>(parts, Map.of(), Map.of());
+    }
+
     /** The parent's whole status; it replaces what was there. */
+    @Override
     public <T> DecoratorResult<T> withStatus(T status) {
-        if (status == null) {
-            throw new IllegalArgumentException("status is null; leave withStatus out to keep the parent's status");
-        }
-        return copy(status, resyncAfter, deletions, deletesUnlisted, labels, annotations);
+        return new DecoratorResult<>(parts.withStatus(status), labels, annotations);
     }
 
     /** Ask Metacontroller to call again after this delay, even if nothing changes. */
     public <T extends S> DecoratorResult<T> resyncAfter(Duration delay) {
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("resync delay is negative: " + delay);
-        }
-        return copy(narrowed(), delay, deletions, deletesUnlisted, labels, annotations);
+        return new DecoratorResult<>(parts.resyncAfter(delay), labels, annotations);
     }
 
     /** These observed objects go away. */
     public <T extends S> DecoratorResult<T> deleting(HasMetadata... observed) {
-        return deleting(Arrays.stream(observed).map(ChildId::of).toList());
+        return new DecoratorResult<>(parts.deleting(observed), labels, annotations);
     }
 
     public <T extends S> DecoratorResult<T> deleting(Collection<ChildId> observed) {
-        Set<ChildId> all = new LinkedHashSet<>(deletions);
-        all.addAll(observed);
-        return copy(narrowed(), resyncAfter, Set.copyOf(all), deletesUnlisted, labels, annotations);
+        return new DecoratorResult<>(parts.deleting(observed), labels, annotations);
     }
 
     /** Every observed object that is not among the desired ones goes away. */
     public <T extends S> DecoratorResult<T> deletingUnlisted() {
-        return copy(narrowed(), resyncAfter, deletions, true, labels, annotations);
+        return new DecoratorResult<>(parts.deletingUnlisted(), labels, annotations);
     }
 
     /** Sets a label on the target. */
     public <T extends S> DecoratorResult<T> withLabel(String key, String value) {
-        return copy(narrowed(), resyncAfter, deletions, deletesUnlisted, with(labels, key, value), annotations);
+        return new DecoratorResult<>(parts, with(labels, key, value), annotations);
     }
 
     /** Removes a label from the target. */
     public <T extends S> DecoratorResult<T> removingLabel(String key) {
-        return copy(narrowed(), resyncAfter, deletions, deletesUnlisted, with(labels, key, null), annotations);
+        return new DecoratorResult<>(parts, with(labels, key, null), annotations);
     }
 
     /** Sets an annotation on the target. */
     public <T extends S> DecoratorResult<T> withAnnotation(String key, String value) {
-        return copy(narrowed(), resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, value));
+        return new DecoratorResult<>(parts, labels, with(annotations, key, value));
     }
 
     /** Removes an annotation from the target. */
     public <T extends S> DecoratorResult<T> removingAnnotation(String key) {
-        return copy(narrowed(), resyncAfter, deletions, deletesUnlisted, labels, with(annotations, key, null));
+        return new DecoratorResult<>(parts, labels, with(annotations, key, null));
     }
 
-    /** The desired objects the controller built (observed ones it keeps are added by the engine). */
+    @Override
     public List<HasMetadata> objects() {
-        return objects;
+        return parts.objects();
     }
 
+    @Override
     public boolean keepsObserved() {
-        return keepsObserved;
+        return parts.keepsObserved();
     }
 
+    @Override
     public Optional<S> status() {
-        return Optional.ofNullable(status);
+        return Optional.ofNullable(parts.typedStatus());
     }
 
+    @Override
     public Optional<Duration> resyncAfter() {
-        return Optional.ofNullable(resyncAfter);
+        return Optional.ofNullable(parts.resyncAfter());
     }
 
+    @Override
     public Set<ChildId> deletions() {
-        return deletions;
+        return parts.deletions();
     }
 
+    @Override
     public boolean deletesUnlisted() {
-        return deletesUnlisted;
+        return parts.deletesUnlisted();
     }
 
-    /** Labels to set on the target; a null value removes the label. Empty for a {@link Result}. */
+    /** Labels to set on the target; a null value removes the label. */
     public Map<String, String> labels() {
         return labels;
     }
 
-    /** Annotations to set on the target; a null value removes the annotation. Empty for a {@link Result}. */
+    /** Annotations to set on the target; a null value removes the annotation. */
     public Map<String, String> annotations() {
         return annotations;
-    }
-
-    /** The same objects with these parts; a {@link Result} stays one while it changes nothing on the target. */
-    <T> DecoratorResult<T> copy(T status, Duration resyncAfter, Set<ChildId> deletions, boolean deletesUnlisted,
-                                Map<String, String> labels, Map<String, String> annotations) {
-        return new DecoratorResult<>(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, labels, annotations);
-    }
-
-    /**
-     * The status as the narrower type a chain's target asks for. Sound as long as no status is set
-     * (the usual chain: {@code of}, then {@code deleting...}, then {@code withStatus} last) or the
-     * status type is final, as a record is; {@code withStatus} itself always retypes soundly.
-     */
-    @SuppressWarnings("unchecked")
-    private <T extends S> T narrowed() {
-        return (T) status;
     }
 
     private static Map<String, String> with(Map<String, String> map, String key, String value) {

@@ -5,8 +5,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,15 +27,16 @@ import java.util.Set;
  *
  * <p>A decorator may also set or remove labels and annotations of the target it decorates:
  * {@link #withLabel}, {@link #removingLabel}, {@link #withAnnotation} and {@link #removingAnnotation}
- * return a {@link DecoratorResult}, which only a {@link DecoratorController} (and a
- * {@link DecoratorCleaner}) may answer. A CompositeController that calls them does not compile:
- * Metacontroller's composite response has no such fields.
+ * turn the result into a {@link DecoratorResult}, which only a {@link DecoratorController} (and a
+ * {@link DecoratorCleaner}) may answer. A {@code Result} is not a {@code DecoratorResult}, nor the
+ * other way round (both are an {@link HookResult}), so a CompositeController that calls them does not
+ * compile: Metacontroller's composite response has no such fields.
  */
-public final class Result<S> extends DecoratorResult<S> {
+public final class Result<S> implements HookResult<S> {
+    private final ResultParts parts;
 
-    private Result(List<HasMetadata> objects, boolean keepsObserved, S status, Duration resyncAfter, Set<ChildId> deletions,
-                   boolean deletesUnlisted) {
-        super(objects, keepsObserved, status, resyncAfter, deletions, deletesUnlisted, Map.of(), Map.of());
+    private Result(ResultParts parts) {
+        this.parts = parts;
     }
 
     /** These objects should exist; every observed one that is not among them must be said to go. */
@@ -45,10 +45,7 @@ public final class Result<S> extends DecoratorResult<S> {
     }
 
     public static <S> Result<S> of(Collection<? extends HasMetadata> objects) {
-        if (objects.stream().anyMatch(Objects::isNull)) {
-            throw new IllegalArgumentException("a desired object is null");
-        }
-        return new Result<>(List.copyOf(objects), false, null, null, Set.of(), false);
+        return new Result<>(ResultParts.of(objects));
     }
 
     /**
@@ -56,40 +53,81 @@ public final class Result<S> extends DecoratorResult<S> {
      * cannot be acted on, so that a bad edit never deletes or changes what runs.
      */
     public static <S> Result<S> keepingObserved() {
-        return new Result<>(List.of(), true, null, null, Set.of(), false);
+        return new Result<>(ResultParts.keepingObserved());
     }
 
+    /** The parent's whole status; it replaces what was there. */
     @Override
     public <T> Result<T> withStatus(T status) {
-        return (Result<T>) super.withStatus(status);
+        return new Result<>(parts.withStatus(status));
     }
 
-    @Override
+    /** Ask Metacontroller to call again after this delay, even if nothing changes. */
     public <T extends S> Result<T> resyncAfter(Duration delay) {
-        return (Result<T>) super.<T>resyncAfter(delay);
+        return new Result<>(parts.resyncAfter(delay));
     }
 
-    @Override
+    /** These observed objects go away. */
     public <T extends S> Result<T> deleting(HasMetadata... observed) {
-        return (Result<T>) super.<T>deleting(observed);
+        return new Result<>(parts.deleting(observed));
     }
 
-    @Override
     public <T extends S> Result<T> deleting(Collection<ChildId> observed) {
-        return (Result<T>) super.<T>deleting(observed);
+        return new Result<>(parts.deleting(observed));
     }
 
-    @Override
+    /** Every observed object that is not among the desired ones goes away. */
     public <T extends S> Result<T> deletingUnlisted() {
-        return (Result<T>) super.<T>deletingUnlisted();
+        return new Result<>(parts.deletingUnlisted());
+    }
+
+    /** A decorator's answer: this one, and a label set on the target. */
+    public <T extends S> DecoratorResult<T> withLabel(String key, String value) {
+        return DecoratorResult.<T>from(parts).withLabel(key, value);
+    }
+
+    /** A decorator's answer: this one, and a label removed from the target. */
+    public <T extends S> DecoratorResult<T> removingLabel(String key) {
+        return DecoratorResult.<T>from(parts).removingLabel(key);
+    }
+
+    /** A decorator's answer: this one, and an annotation set on the target. */
+    public <T extends S> DecoratorResult<T> withAnnotation(String key, String value) {
+        return DecoratorResult.<T>from(parts).withAnnotation(key, value);
+    }
+
+    /** A decorator's answer: this one, and an annotation removed from the target. */
+    public <T extends S> DecoratorResult<T> removingAnnotation(String key) {
+        return DecoratorResult.<T>from(parts).removingAnnotation(key);
     }
 
     @Override
-    <T> DecoratorResult<T> copy(T status, Duration resyncAfter, Set<ChildId> deletions, boolean deletesUnlisted,
-                                Map<String, String> labels, Map<String, String> annotations) {
-        if (labels.isEmpty() && annotations.isEmpty()) {
-            return new Result<>(objects(), keepsObserved(), status, resyncAfter, deletions, deletesUnlisted);
-        }
-        return super.copy(status, resyncAfter, deletions, deletesUnlisted, labels, annotations);
+    public List<HasMetadata> objects() {
+        return parts.objects();
+    }
+
+    @Override
+    public boolean keepsObserved() {
+        return parts.keepsObserved();
+    }
+
+    @Override
+    public Optional<S> status() {
+        return Optional.ofNullable(parts.typedStatus());
+    }
+
+    @Override
+    public Optional<Duration> resyncAfter() {
+        return Optional.ofNullable(parts.resyncAfter());
+    }
+
+    @Override
+    public Set<ChildId> deletions() {
+        return parts.deletions();
+    }
+
+    @Override
+    public boolean deletesUnlisted() {
+        return parts.deletesUnlisted();
     }
 }

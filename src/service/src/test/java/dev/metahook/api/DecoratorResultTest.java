@@ -29,8 +29,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Target labels and annotations are a DecoratorController's: the methods that set them return a
- * {@link DecoratorResult}, which a composite's hooks cannot return. Proved by compiling code as a user
- * would write it (javax.tools, against this build's classes) and reading javac's errors.
+ * {@link DecoratorResult}, which a composite's hooks cannot return. A composite's types are not decorator
+ * types: {@link Result} and {@code DecoratorResult}, {@link Cleanup} and {@link DecoratorCleanup},
+ * {@link Cleaner} and {@link DecoratorCleaner} are siblings (the results both a {@link HookResult}). Proved
+ * by compiling code as a user would write it (javax.tools, against this build's classes) and reading
+ * javac's errors.
  */
 class DecoratorResultTest {
     private static final String IMPORTS = """
@@ -79,8 +82,38 @@ class DecoratorResultTest {
                         }
                     }
 
+                    static final class Plain implements DecoratorController<Widget, Status>, Cleaner<Widget, Status> {
+                        @Override
+                        public Result<Status> sync(Widget widget, Context context) {
+                            return Result.of().deletingUnlisted();
+                        }
+
+                        @Override
+                        public Cleanup<Status> cleanup(Widget widget, Context context) {
+                            return Cleanup.done();
+                        }
+                    }
+
+                    static final class Either implements DecoratorController<Widget, Status>, DecoratorCleaner<Widget, Status> {
+                        @Override
+                        public HookResult<Status> sync(Widget widget, Context context) {
+                            if (context.finalizing()) {
+                                return Result.of().deletingUnlisted();
+                            }
+                            return Result.of().deletingUnlisted().withLabel("a", "b");
+                        }
+
+                        @Override
+                        public DecoratorCleanup<Status> cleanup(Widget widget, Context context) {
+                            return context.children().all(ConfigMap.class).isEmpty() ? DecoratorCleanup.done()
+                                    : DecoratorCleanup.inProgress(Result.of().deletingUnlisted()).withStatus(new Status(0));
+                        }
+                    }
+
                     static Controllers all() {
                         return Controllers.builder()
+                                .decorator("plain-class", Widget.class, new Plain())
+                                .decorator("either-class", Widget.class, new Either())
                                 .composite("copies", Widget.class, new Copies())
                                 .composite("lambda", Widget.class, (w, c) -> Result.of().deletingUnlisted().withStatus(new Status(0)))
                                 .decorator("labels", Widget.class, new Labels())
@@ -153,7 +186,30 @@ class DecoratorResultTest {
                     }
                 }
                 """;
-        assertRefusedAt(compile("Unlabelling", source), lineOf(source, "removingLabel"), "DecoratorCleanup");
+        assertRefusedAt(compile("Unlabelling", source), lineOf(source, "removingLabel"), "DecoratorResult");
+    }
+
+    /** Neither sibling is the other: a composite's answer cannot be held as a decorator's, nor the other way round. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "DecoratorResult<Object> answer = Result.of();",
+        "Result<Object> answer = Result.of().withLabel(\"a\", \"b\");",
+        "DecoratorCleanup<Object> answer = Cleanup.done();",
+        "Cleanup<Object> answer = DecoratorCleanup.done();",
+        "DecoratorCleaner<Widget, Object> answer = (w, c) -> Cleanup.done();",
+        "Cleaner<Widget, Object> answer = (w, c) -> DecoratorCleanup.done();"})
+    void aCompositeTypeIsNotADecoratorType(String assignment) throws IOException {
+        String source = IMPORTS + """
+                public final class Siblings {
+                    static void hold() {
+                        %s
+                    }
+                }
+                """.formatted(assignment);
+        List<Diagnostic<? extends JavaFileObject>> errors = compile("Siblings", source);
+        assertFalse(errors.isEmpty(), "the snippet compiled");
+        assertTrue(errors.stream().allMatch(error -> error.getLineNumber() == lineOf(source, assignment)),
+                errors.stream().map(DecoratorResultTest::describe).toList().toString());
     }
 
     /** The one way around the types, a composite whose cleanup is a DecoratorCleaner only, fails at registration. */
@@ -183,12 +239,14 @@ class DecoratorResultTest {
     @Test
     void aChainIsAResultUntilItChangesTheTargetAndKeepsEveryPartAfter() {
         var child = new ConfigMapBuilder().withNewMetadata().withName("c").endMetadata().build();
-        Result<Object> plain = Result.of(child).deletingUnlisted().resyncAfter(Duration.ofSeconds(5));
-        assertTrue(plain.labels().isEmpty() && plain.annotations().isEmpty());
+        HookResult<Object> plain = Result.of(child).deletingUnlisted().resyncAfter(Duration.ofSeconds(5));
+        assertInstanceOf(Result.class, plain);
+        assertFalse(plain instanceof DecoratorResult<?>, "a result that changes nothing on the target is a Result only");
 
         DecoratorResult<Map<String, Integer>> labelled = Result.of(child).withLabel("a", "1").deletingUnlisted()
                 .removingLabel("b").withAnnotation("n", "x").resyncAfter(Duration.ofSeconds(5)).withStatus(Map.of("copies", 1));
-        assertFalse(labelled instanceof Result<?>, "a result that labels the target is no longer a Result");
+        HookResult<?> answer = labelled;
+        assertFalse(answer instanceof Result<?>, "a result that labels the target is no longer a Result");
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("a", "1");
         labels.put("b", null);
@@ -201,8 +259,13 @@ class DecoratorResultTest {
 
         DecoratorCleanup<Object> cleanup = DecoratorCleanup.done(Result.of().removingLabel("a"));
         assertTrue(cleanup.isDone());
+        DecoratorCleanup<Object> untouched = DecoratorCleanup.done();
+        assertTrue(untouched.isDone() && untouched.result().keepsObserved());
+        assertInstanceOf(Result.class, untouched.result(), "done() changes nothing on the target");
         assertInstanceOf(Result.class, Cleanup.done().withStatus("s").result());
-        assertEquals(Map.of("k", "v"), DecoratorCleanup.inProgress(Result.of().withAnnotation("k", "v")).withStatus(1).result().annotations());
+        HookResult<Integer> inProgress = DecoratorCleanup.inProgress(Result.of().withAnnotation("k", "v")).withStatus(1).result();
+        assertEquals(Map.of("k", "v"), assertInstanceOf(DecoratorResult.class, inProgress).annotations());
+        assertEquals(1, inProgress.status().orElseThrow());
     }
 
     static final class Labels implements DecoratorController<Widget, Object>, DecoratorCleaner<Widget, Object> {

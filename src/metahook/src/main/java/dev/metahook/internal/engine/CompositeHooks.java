@@ -33,16 +33,15 @@ final class CompositeHooks {
         HookContext context = context(request.controller(), request.parent(), request.children(), request.related(), "children",
                 "childResources", hook, finalizing, clock);
         var typed = TypedObjects.read(request.parent(), registration.type(), "parent", readsRawStatus(registration));
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
+        ControllerCall.Answered answered = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved().withStatus(StalledStatus.of(request.parent(), error, clock)));
-        Result<?> result = answered(outcome);
-        boolean finalized = outcome.done() && !outcome.stalled();
+        Result<?> result = compositeResult(answered);
         List<ObjectNode> children = DesiredChildren.of(result, request.children(), namespace);
         new Guards(request.controller(), request.parent(), request.children(), request.related(), false)
                 .check(children, result);
         CompositeResponse response = new CompositeResponse(status(result, request.parent()), children,
-                Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
-        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), outcomeName(outcome, finalizing, finalized), children.size());
+                Encoding.seconds(result.resyncAfter()), finalizing ? answered.finalized() : null);
+        return HookAnswer.ok(CanonicalJson.bytes(response.toJson()), answered.outcome(finalizing), children.size());
     }
 
     /**
@@ -50,8 +49,8 @@ final class CompositeHooks {
      * that could answer more; should target label or annotation changes get past both, they are
      * refused here rather than dropped.
      */
-    private static Result<?> answered(ControllerCall.Outcome outcome) {
-        if (outcome.result() instanceof Result<?> result) {
+    private static Result<?> compositeResult(ControllerCall.Answered answered) {
+        if (answered.result() instanceof Result<?> result) {
             return result;
         }
         throw new GuardViolation(List.of(new Breach("unknown-field", "the result sets labels or annotations, which only a"
@@ -69,10 +68,6 @@ final class CompositeHooks {
         }
         JsonNode observed = parent.path("status");
         return observed instanceof ObjectNode object ? object : Json.object();
-    }
-
-    static String outcomeName(ControllerCall.Outcome outcome, boolean finalizing, boolean finalized) {
-        return outcome.stalled() ? "stalled" : finalizing ? (finalized ? "finalized" : "finalizing") : "synced";
     }
 
     /** Whether the controller takes a parent whose status does not fit, reading the status raw. */

@@ -1,5 +1,7 @@
 package dev.metahook.internal.engine;
 
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
 import dev.metahook.api.Controllers.Kind;
@@ -7,7 +9,7 @@ import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.DecoratorCleaner;
 import dev.metahook.api.DecoratorCleanup;
 import dev.metahook.api.DecoratorController;
-import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.HookResult;
 import dev.metahook.api.Result;
 import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
@@ -16,7 +18,7 @@ import java.util.function.Function;
 
 /**
  * Calls sync, cleanup or the stalled answer of one controller by the capabilities it has: a finalize
- * call goes to its {@link dev.metahook.api.Cleaner} (a decorator's {@link DecoratorCleaner}); an invalid spec or status, or a {@link TerminalException}, to its
+ * call goes to its {@link Cleaner} (or a decorator's {@link DecoratorCleaner}); an invalid spec or status, or a {@link TerminalException}, to its
  * {@link StalledHandler}, or to the engine's default for its kind.
  */
 final class ControllerCall {
@@ -26,9 +28,20 @@ final class ControllerCall {
     /**
      * What the controller answered, whether a cleanup said done, and whether it took the stalled path. A
      * composite's answer is a {@link Result} by the types of its hooks; only a decorator's may carry
-     * target changes.
+     * target changes. The one word logged and counted for the call ({@link HookAnswer#outcome()}) is
+     * taken from it, for either kind.
      */
-    record Outcome(DecoratorResult<?> result, boolean done, boolean stalled) {
+    record Answered(HookResult<?> result, boolean done, boolean stalled) {
+
+        /** Whether Metacontroller is told to remove its finalizer: a cleanup said done, and not on the stalled path. */
+        boolean finalized() {
+            return done && !stalled;
+        }
+
+        /** The call's outcome word: {@code stalled}, {@code finalized}, {@code finalizing} or {@code synced}. */
+        String outcome(boolean finalizing) {
+            return stalled ? "stalled" : finalizing ? (finalized() ? "finalized" : "finalizing") : "synced";
+        }
     }
 
     /**
@@ -39,7 +52,7 @@ final class ControllerCall {
      * @param fallback the stalled answer when the controller has no {@link StalledHandler}
      */
     @SuppressWarnings("unchecked")
-    static Outcome run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
+    static Answered run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
                        Function<TerminalException, Result<?>> fallback) {
         Object controller = registration.controller();
         HasMetadata parent = typed.object();
@@ -49,25 +62,29 @@ final class ControllerCall {
                 return stalled(controller, parent, context, invalid, fallback);
             }
             if (context.finalizing()) {
-                DecoratorCleanup<?> cleanup = ((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context);
-                return new Outcome(required(cleanup, "cleanup").result(), cleanup.isDone(), false);
+                if (controller instanceof Cleaner<?, ?> cleaner) {
+                    Cleanup<?> cleanup = required(((Cleaner<HasMetadata, ?>) cleaner).cleanup(parent, context), "cleanup");
+                    return new Answered(cleanup.result(), cleanup.isDone(), false);
+                }
+                DecoratorCleanup<?> cleanup = required(((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context), "cleanup");
+                return new Answered(cleanup.result(), cleanup.isDone(), false);
             }
-            DecoratorResult<?> result = registration.kind() == Kind.COMPOSITE
+            HookResult<?> result = registration.kind() == Kind.COMPOSITE
                     ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
                     : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
-            return new Outcome(required(result, "sync"), false, false);
+            return new Answered(required(result, "sync"), false, false);
         } catch (TerminalException e) {
             return stalled(controller, parent, context, e, fallback);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private static Outcome stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
+    private static Answered stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
                                    Function<TerminalException, Result<?>> fallback) {
         Result<?> result = controller instanceof StalledHandler<?, ?> handler
                 ? required(((StalledHandler<HasMetadata, ?>) handler).stalled(parent, context, error), "stalled")
                 : fallback.apply(error);
-        return new Outcome(result, false, true);
+        return new Answered(result, false, true);
     }
 
     private static <T> T required(T answer, String method) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.DecoratorResult;
 import dev.metahook.api.Hook;
+import dev.metahook.api.HookResult;
 import dev.metahook.api.Result;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.DecoratorRequest;
@@ -11,6 +12,7 @@ import dev.metahook.internal.wire.DecoratorResponse;
 import dev.metahook.internal.wire.Json;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Sync and finalize for a DecoratorController. The target may be a built-in object whose status is
@@ -32,17 +34,26 @@ final class DecoratorHooks {
         HookContext context = CompositeHooks.context(request.controller(), request.target(), request.attachments(), request.related(),
                 "attachments", "attachments", hook, finalizing, clock);
         var typed = TypedObjects.read(request.target(), registration.type(), "object", CompositeHooks.readsRawStatus(registration));
-        ControllerCall.Outcome outcome = ControllerCall.run(registration, typed, context,
+        ControllerCall.Answered answered = ControllerCall.run(registration, typed, context,
                 error -> Result.keepingObserved());
-        DecoratorResult<?> result = outcome.result();
-        boolean finalized = outcome.done() && !outcome.stalled();
+        HookResult<?> result = answered.result();
         List<ObjectNode> attachments = DesiredChildren.of(result, request.attachments(), namespace);
         new Guards(request.controller(), request.target(), request.attachments(), request.related(), true)
                 .check(attachments, result);
         ObjectNode status = result.status().map(Encoding::status).orElse(null);
-        DecoratorResponse response = new DecoratorResponse(result.labels(), result.annotations(), status, attachments,
-                Encoding.seconds(result.resyncAfter()), finalizing ? finalized : null);
+        DecoratorResponse response = new DecoratorResponse(labels(result), annotations(result), status, attachments,
+                Encoding.seconds(result.resyncAfter()), finalizing ? answered.finalized() : null);
         return HookAnswer.ok(CanonicalJson.bytes(response.toJson()),
-                CompositeHooks.outcomeName(outcome, finalizing, finalized), attachments.size());
+                answered.outcome(finalizing), attachments.size());
+    }
+
+    /** The target's labels to change; a {@link Result} changes none. */
+    private static Map<String, String> labels(HookResult<?> result) {
+        return result instanceof DecoratorResult<?> changes ? changes.labels() : Map.of();
+    }
+
+    /** The target's annotations to change; a {@link Result} changes none. */
+    private static Map<String, String> annotations(HookResult<?> result) {
+        return result instanceof DecoratorResult<?> changes ? changes.annotations() : Map.of();
     }
 }

@@ -2,7 +2,7 @@ package dev.metahook.internal.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.HookResult;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.ObjectMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -23,7 +23,7 @@ final class DesiredChildren {
     private DesiredChildren() {
     }
 
-    static List<ObjectNode> of(DecoratorResult<?> result, ObjectMap observed, String parentNamespace) {
+    static List<ObjectNode> of(HookResult<?> result, ObjectMap observed, String parentNamespace) {
         List<ObjectNode> children = new ArrayList<>();
         if (result.keepsObserved()) {
             observed.entries().forEach(child -> children.add(LastApplied.of(child, parentNamespace)));

@@ -2,7 +2,7 @@ package dev.metahook.internal.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.api.DecoratorResult;
+import dev.metahook.api.HookResult;
 import dev.metahook.internal.contract.AnswerRules;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.contract.ObjectId;
@@ -34,7 +34,7 @@ final class Guards {
         this.owner = new AnswerRules.Owner(controller, parent, decorator, groups, relatedIds);
     }
 
-    void check(List<ObjectNode> desired, DecoratorResult<?> result) {
+    void check(List<ObjectNode> desired, HookResult<?> result) {
         List<Breach> breaches = new ArrayList<>(AnswerRules.children(desired, owner));
         Set<ObjectId> desiredIds = new HashSet<>();
         desired.forEach(child -> desiredIds.add(AnswerRules.id(child, owner.namespace())));

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Customizer;
+import dev.metahook.api.DecoratorCleaner;
+import dev.metahook.api.DecoratorCleanup;
 import dev.metahook.api.DecoratorController;
 import dev.metahook.api.DecoratorResult;
 import dev.metahook.api.RelatedRule;
@@ -62,8 +66,36 @@ class AnswerShapesTest {
         }
     }
 
+    /** A decorator whose cleanup is a plain {@link Cleaner}: done, target untouched. */
+    static final class PlainCleaning implements DecoratorController<StatefulSet, Object>, Cleaner<StatefulSet, Object> {
+        @Override
+        public Result<Object> sync(StatefulSet target, Context context) {
+            return Result.keepingObserved();
+        }
+
+        @Override
+        public Cleanup<Object> cleanup(StatefulSet target, Context context) {
+            return Cleanup.done(Result.of().deletingUnlisted());
+        }
+    }
+
+    /** A decorator whose cleanup is a {@link DecoratorCleaner}: still working, taking its label away. */
+    static final class Unlabelling implements DecoratorController<StatefulSet, Object>, DecoratorCleaner<StatefulSet, Object> {
+        @Override
+        public Result<Object> sync(StatefulSet target, Context context) {
+            return Result.keepingObserved();
+        }
+
+        @Override
+        public DecoratorCleanup<Object> cleanup(StatefulSet target, Context context) {
+            return DecoratorCleanup.inProgress(Result.of().deletingUnlisted().removingLabel("example.com/decorated"));
+        }
+    }
+
     private static final HookEngine ENGINE = new HookEngine(Controllers.builder()
             .decorator("labelling", StatefulSet.class, new Labelling())
+            .decorator("plain-cleaning", StatefulSet.class, new PlainCleaning())
+            .decorator("unlabelling", StatefulSet.class, new Unlabelling())
             .composite("across", Widget.class, new AcrossNamespaces())
             .composite("widget", Widget.class, new WidgetController())
             .composite("blind", Widget.class, (CompositeController<Widget, Object>) (widget, context) -> Result.keepingObserved())
@@ -80,6 +112,25 @@ class AnswerShapesTest {
         JsonNode body = Json.parse(answer.body());
         assertEquals("{\"example.com/decorated\":\"yes\",\"example.com/old\":null}", body.get("labels").toString());
         assertEquals("{\"example.com/note\":\"seen\",\"example.com/stale\":null}", body.get("annotations").toString());
+    }
+
+    /** Cleaner and DecoratorCleaner are siblings: a decorator's finalize goes to whichever it is, and says what it said. */
+    @Test
+    void aDecoratorsFinalizeGoesToItsCleanerOrItsDecoratorCleaner() {
+        ObjectNode request = (ObjectNode) Json.parse(Fixtures.bytes(DECORATOR_REQUEST));
+        request.put("finalizing", true);
+        HookAnswer plain = ENGINE.handle("plain-cleaning", "finalize", Requests.bytes(request));
+        assertEquals(200, plain.status(), text(plain));
+        assertEquals("finalized", plain.outcome());
+        JsonNode done = Json.parse(plain.body());
+        assertEquals("{\"attachments\":[],\"finalized\":true}", done.toString());
+
+        HookAnswer unlabelling = ENGINE.handle("unlabelling", "finalize", Requests.bytes(request));
+        assertEquals(200, unlabelling.status(), text(unlabelling));
+        assertEquals("finalizing", unlabelling.outcome());
+        JsonNode working = Json.parse(unlabelling.body());
+        assertEquals("{\"example.com/decorated\":null}", working.get("labels").toString());
+        assertEquals("false", working.get("finalized").toString());
     }
 
     @Test
