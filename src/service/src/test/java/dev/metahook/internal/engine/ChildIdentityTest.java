@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.api.Result;
 import dev.metahook.internal.contract.AnswerRules;
+import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.wire.GroupKey;
 import dev.metahook.internal.wire.HookVersion;
 import dev.metahook.internal.wire.Json;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One convention for "no namespace": a cluster-scoped object's id has namespace {@code ""}, whether it comes
- * from a typed object ({@link ChildId#of}), a desired object's JSON ({@link AnswerRules#id}) or an observed
- * object of the request (the guards), and it is never the same object as a namespaced one of the same name.
+ * from a typed object ({@link ChildId#of}), a desired object's JSON ({@link AnswerRules#id}), an observed
+ * object of the request (the guards) or the simulator's store ({@link Ids#of}), and it is never the same object
+ * as a namespaced one of the same name.
  */
 class ChildIdentityTest {
     private static final GroupKey CLUSTER_ROLES = new GroupKey("ClusterRole", "rbac.authorization.k8s.io/v1");
@@ -54,6 +56,8 @@ class ChildIdentityTest {
 
         assertEquals(expected, typed);
         assertEquals(expected, desired);
+        assertEquals(expected, Ids.of(object(CLUSTER_ROLES, null, "reader")));
+        assertEquals(expected, Ids.of(object(CLUSTER_ROLES, "", "reader")));
         assertEquals(expected, new ChildId("rbac.authorization.k8s.io/v1", "ClusterRole", null, "reader"));
         assertEquals(expected, typed.inNamespace(""));
         assertEquals(expected, typed.inNamespace(null));
@@ -83,6 +87,21 @@ class ChildIdentityTest {
         assertEquals(namespaced, AnswerRules.id(object(CONFIG_MAPS, null, "cm"), "default"));
         assertEquals(namespaced, AnswerRules.id(object(CONFIG_MAPS, "default", "cm"), ""));
         assertEquals(unplaced, AnswerRules.id(object(CONFIG_MAPS, null, "cm"), ""));
+        assertEquals(namespaced, Ids.of(object(CONFIG_MAPS, "default", "cm")));
+        assertEquals(unplaced, Ids.of(object(CONFIG_MAPS, null, "cm")));
+    }
+
+    @Test
+    void theSimulatorOrdersAndNamesIdsAsItsStoreAndReportsDo() {
+        ChildId clusterScoped = new ChildId("v1", "ConfigMap", "", "cm");
+        ChildId namespaced = new ChildId("v1", "ConfigMap", "default", "cm");
+
+        assertTrue(Ids.ORDER.compare(clusterScoped, namespaced) < 0);
+        assertTrue(Ids.ORDER.compare(new ChildId("v1", "ConfigMap", "z", "a"), new ChildId("apps/v1", "Deployment", "a", "a")) < 0,
+                "kind first");
+        assertEquals("ConfigMap cm", Ids.text(clusterScoped));
+        assertEquals("ConfigMap default/cm", Ids.text(namespaced));
+        assertEquals("ConfigMap.v1 default/cm", namespaced.toString());
     }
 
     @Test
