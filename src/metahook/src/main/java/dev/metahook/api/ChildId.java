@@ -3,8 +3,13 @@ package dev.metahook.api;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
- * Identifies a child the way Metacontroller matches observed and desired children: by apiVersion,
- * kind, namespace and name. An empty namespace stands for the parent's.
+ * Identifies an object the way Metacontroller matches observed and desired children: by apiVersion,
+ * kind, namespace and name.
+ *
+ * <p>"No namespace" is always the empty string, never {@code null}: a {@code null} namespace given to the
+ * constructor (or to {@link #of}) becomes {@code ""}. A cluster-scoped object's id has namespace {@code ""};
+ * so has a desired child that names no namespace, which Metacontroller puts in its parent's namespace
+ * ({@link #inNamespace} fills that in). Two ids are the same object exactly when they are {@code equals}.
  */
 public record ChildId(String apiVersion, String kind, String namespace, String name) {
 
@@ -18,9 +23,13 @@ public record ChildId(String apiVersion, String kind, String namespace, String n
         return new ChildId(child.getApiVersion(), child.getKind(), namespace, name);
     }
 
-    /** The same id with the parent's namespace filled in where it was left empty. */
+    /**
+     * The same id with the parent's namespace filled in where it was left empty; unchanged when the parent is
+     * cluster-scoped (its namespace {@code ""} or {@code null}).
+     */
     public ChildId inNamespace(String parentNamespace) {
-        return namespace.isEmpty() && parentNamespace != null ? new ChildId(apiVersion, kind, parentNamespace, name) : this;
+        return namespace.isEmpty() && parentNamespace != null && !parentNamespace.isEmpty()
+                ? new ChildId(apiVersion, kind, parentNamespace, name) : this;
     }
 
     @Override

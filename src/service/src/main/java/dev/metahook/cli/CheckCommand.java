@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HookClient;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
@@ -56,7 +56,7 @@ final class CheckCommand {
         JsonNode request = requestFile == null ? null : request(requestFile);
         CheckResult report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
                 .result();
-        String suite = "check " + spec.name() + " " + ObjectRef.of(request != null ? request.path("parent") : parent);
+        String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
         if (output == null) {
             out.print(format.write(report, suite));
         } else {

@@ -2,12 +2,13 @@ package dev.metahook.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
+import dev.metahook.internal.sim.Ids;
 import io.fabric8.zjsonpatch.JsonDiff;
 import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.DecoratorSimulator;
 import dev.metahook.internal.sim.HttpHook;
-import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.sim.ObjectStore;
 import dev.metahook.internal.sim.Simulator;
 import dev.metahook.internal.wire.CanonicalJson;
@@ -82,7 +83,7 @@ final class RenderCommand {
     /** The target's patch (labels, annotations, status as Metacontroller merges them), then one per attachment. */
     private static ObjectNode decoratorDiff(DecoratorSimulator simulator, ObjectNode target, JsonNode response) {
         ObjectNode out = Json.object();
-        out.set(key(ObjectRef.of(target)), JsonDiff.asJson(target, DecoratorSimulator.decorated(target, response)));
+        out.set(key(Ids.of(target)), JsonDiff.asJson(target, DecoratorSimulator.decorated(target, response)));
         out.setAll(diff(simulator.attachments(target), simulator.desiredAttachments(target, response.path("attachments"))));
         return out;
     }
@@ -135,11 +136,11 @@ final class RenderCommand {
     }
 
     private static ObjectNode diff(List<ObjectNode> observed, List<ObjectNode> desired) {
-        Map<ObjectRef, ObjectNode> before = new TreeMap<>();
-        observed.forEach(child -> before.put(ObjectRef.of(child), child));
-        Map<ObjectRef, JsonNode> patches = new TreeMap<>();
+        Map<ChildId, ObjectNode> before = new TreeMap<>(Ids.ORDER);
+        observed.forEach(child -> before.put(Ids.of(child), child));
+        Map<ChildId, JsonNode> patches = new TreeMap<>(Ids.ORDER);
         for (ObjectNode child : desired) {
-            ObjectRef ref = ObjectRef.of(child);
+            ChildId ref = Ids.of(child);
             ObjectNode existing = before.remove(ref);
             patches.put(ref, existing == null ? Json.mapper().createArrayNode().add(Json.object().put("op", "add").put("path", "").set("value", child))
                     : JsonDiff.asJson(existing, CompositeSimulator.merged(existing, child)));
@@ -150,8 +151,9 @@ final class RenderCommand {
         return out;
     }
 
-    private static String key(ObjectRef ref) {
-        return ref.kind() + "." + ref.apiVersion() + " " + (ref.namespace().isEmpty() ? "" : ref.namespace() + "/") + ref.name();
+    /** {@code Kind.apiVersion namespace/name}: the id's own text. */
+    private static String key(ChildId ref) {
+        return ref.toString();
     }
 
     static String failure(CompositeSimulator.HookCall call) {

@@ -3,9 +3,12 @@ package dev.metahook.architecture;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.metahook.api.ChildId;
 import org.junit.jupiter.api.Test;
 
 /** The layering of docs/design.md, checked: each package knows only the ones below it. */
@@ -43,9 +46,18 @@ class LayersTest {
                 .whereLayer("registration").mayOnlyBeAccessedByLayers("manifests", "testkit")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("server", "sim", "service", "testkit", "cli")
                 .whereLayer("contract").mayOnlyBeAccessedByLayers("engine", "sim", "testkit", "cli")
-                .whereLayer("api").mayOnlyBeAccessedByLayers("engine", "server", "registration", "manifests", "controllers", "examples", "service", "testkit", "cli")
+                .whereLayer("api").mayOnlyBeAccessedByLayers("contract", "engine", "server", "sim", "registration", "manifests", "controllers", "examples", "service", "testkit", "cli")
                 .whereLayer("wire").mayOnlyBeAccessedByLayers("api", "contract", "engine", "server", "sim", "registration", "manifests", "testkit", "cli")
                 .withOptionalLayers(true)
+                .check(CLASSES);
+    }
+
+    /** The contract's rules name objects by the public {@link ChildId} and know nothing else of the API. */
+    @Test
+    void theContractKnowsOnlyChildIdOfTheApi() {
+        noClasses().that().resideInAPackage("dev.metahook.internal.contract..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.metahook.api..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(ChildId.class))))
                 .check(CLASSES);
     }
 

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.sim.Cluster;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.GroupKey;
 import dev.metahook.internal.wire.Json;
@@ -41,19 +42,19 @@ final class ApiServerCluster implements Cluster {
     @Override
     public ObjectNode create(JsonNode object) {
         writes++;
-        return tree(resources(ObjectRef.of(object)).resource(resource(object)).create());
+        return tree(resources(Ids.of(object)).resource(resource(object)).create());
     }
 
     @Override
-    public Optional<ObjectNode> get(ObjectRef ref) {
+    public Optional<ObjectNode> get(ChildId ref) {
         GenericKubernetesResource found = resources(ref).withName(ref.name()).get();
         return Optional.ofNullable(found).map(ApiServerCluster::tree);
     }
 
     @Override
     public ObjectNode update(JsonNode object) {
-        ObjectNode before = get(ObjectRef.of(object)).orElseThrow();
-        ObjectNode after = tree(resources(ObjectRef.of(object)).resource(resource(object)).update());
+        ObjectNode before = get(Ids.of(object)).orElseThrow();
+        ObjectNode after = tree(resources(Ids.of(object)).resource(resource(object)).update());
         if (!before.at("/metadata/resourceVersion").equals(after.at("/metadata/resourceVersion"))) {
             writes++;
         }
@@ -62,7 +63,7 @@ final class ApiServerCluster implements Cluster {
 
     /** Writes the status; an object the garbage collector removed meanwhile has none to write (its owner went first). */
     @Override
-    public void setStatus(ObjectRef ref, JsonNode status) {
+    public void setStatus(ChildId ref, JsonNode status) {
         Optional<ObjectNode> found = get(ref);
         if (found.isEmpty()) {
             return;
@@ -85,13 +86,13 @@ final class ApiServerCluster implements Cluster {
     }
 
     @Override
-    public void delete(ObjectRef ref) {
+    public void delete(ChildId ref) {
         resources(ref).withName(ref.name()).delete();
         writes++;
     }
 
     @Override
-    public void addFinalizer(ObjectRef ref, String finalizer) {
+    public void addFinalizer(ChildId ref, String finalizer) {
         ObjectNode current = get(ref).orElseThrow();
         ArrayNode finalizers = current.withObjectProperty("metadata").withArray("finalizers");
         for (JsonNode present : finalizers) {
@@ -104,7 +105,7 @@ final class ApiServerCluster implements Cluster {
     }
 
     @Override
-    public void removeFinalizer(ObjectRef ref, String finalizer) {
+    public void removeFinalizer(ChildId ref, String finalizer) {
         try {
             Optional<ObjectNode> current = get(ref);
             if (current.isEmpty()) {
@@ -141,7 +142,7 @@ final class ApiServerCluster implements Cluster {
     public List<ObjectNode> all() {
         List<ObjectNode> all = new ArrayList<>();
         for (String[] kind : kinds) {
-            resources(new ObjectRef(kind[0], kind[1], namespace, "")).list().getItems().forEach(item -> all.add(tree(item)));
+            resources(new ChildId(kind[0], kind[1], namespace, "")).list().getItems().forEach(item -> all.add(tree(item)));
         }
         return all;
     }
@@ -153,7 +154,7 @@ final class ApiServerCluster implements Cluster {
 
     private NonNamespaceOperation<GenericKubernetesResource,
             GenericKubernetesResourceList,
-            Resource<GenericKubernetesResource>> resources(ObjectRef ref) {
+            Resource<GenericKubernetesResource>> resources(ChildId ref) {
         String apiVersion = ref.apiVersion();
         int slash = apiVersion.indexOf('/');
         ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()

@@ -3,7 +3,7 @@ package dev.metahook.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.api.ChildId;
 import dev.metahook.testing.StoredObjects;
 import dev.metahook.internal.wire.Json;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -142,17 +142,17 @@ final class ClusterRig implements Rig {
     }
 
     @Override
-    public void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception {
+    public void await(String controller, ChildId parent, boolean workloadsReady, String what, Check check) throws Exception {
         Commands.waitFor(timeout, what, check);
     }
 
     @Override
-    public Optional<List<String>> childUpdates(ObjectRef parent, String hook) {
+    public Optional<List<String>> childUpdates(ChildId parent, String hook) {
         return Optional.empty();
     }
 
     @Override
-    public List<String> seen(ObjectRef parent, String pointer) {
+    public List<String> seen(ChildId parent, String pointer) {
         return history.seen(parent, pointer);
     }
 

@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.api.ChildId;
+import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.testing.Helm;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -55,11 +56,11 @@ class EndToEndIT {
         }
     }
 
-    private static ObjectNode current(ObjectRef ref) {
-        return rig.get(ref).orElseThrow(() -> new AssertionError(ref + " does not exist"));
+    private static ObjectNode current(ChildId ref) {
+        return rig.get(ref).orElseThrow(() -> new AssertionError(Ids.text(ref) + " does not exist"));
     }
 
-    private static String reasons(ObjectRef parent) {
+    private static String reasons(ChildId parent) {
         StringBuilder out = new StringBuilder();
         current(parent).at("/status/conditions").forEach(c -> out.append(out.length() == 0 ? "" : " ")
                 .append(c.get("type").asText()).append('=').append(c.get("status").asText()).append('/').append(c.get("reason").asText()));
@@ -67,7 +68,7 @@ class EndToEndIT {
     }
 
     /** The status answers the parent's latest spec: every condition observed this generation. */
-    private static boolean current(ObjectRef parent, String reasons) {
+    private static boolean current(ChildId parent, String reasons) {
         ObjectNode object = current(parent);
         long generation = object.at("/metadata/generation").asLong();
         for (JsonNode condition : object.at("/status/conditions")) {
@@ -82,13 +83,13 @@ class EndToEndIT {
         return (ObjectNode) Json.parse(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Optional<ObjectNode> child(ObjectRef parent, String apiVersion, String kind, String name) {
-        return rig.get(new ObjectRef(apiVersion, kind, parent.namespace(), name));
+    private static Optional<ObjectNode> child(ChildId parent, String apiVersion, String kind, String name) {
+        return rig.get(new ChildId(apiVersion, kind, parent.namespace(), name));
     }
 
     @Test
     void webAppGoesFromCreatingToAvailableRollsAndGoesAwayWithItsChildren() throws Exception {
-        ObjectRef parent = rig.create(rig.example("webapp.yaml"));
+        ChildId parent = rig.create(rig.example("webapp.yaml"));
         rig.await("webapp", parent, false, "children created", () -> child(parent, "apps/v1", "Deployment", "hello").isPresent()
                 && child(parent, "v1", "Service", "hello").isPresent() && current(parent).at("/status/conditions").size() == 3);
         ObjectNode deployment = child(parent, "apps/v1", "Deployment", "hello").orElseThrow();
@@ -119,7 +120,7 @@ class EndToEndIT {
 
     @Test
     void databaseIsProvisionedStallsOnABadEditAndIsTornDownStepByStep() throws Exception {
-        ObjectRef parent = rig.create(rig.example("database.yaml"));
+        ChildId parent = rig.create(rig.example("database.yaml"));
         rig.await("database", parent, false, "Provisioning", () -> current(parent).at("/status/phase").asText().equals("Provisioning")
                 || current(parent).at("/status/phase").asText().equals("Ready"));
         rig.await("database", parent, true, "Ready", () -> current(parent).at("/status/phase").asText().equals("Ready"));
@@ -142,7 +143,7 @@ class EndToEndIT {
         rig.await("database", parent, true, "backed up, finalized, gone with its children",
                 () -> rig.get(parent).isEmpty() && rig.ownedBy(uid).isEmpty());
         rig.childUpdates(parent, "finalize").ifPresent(updates -> assertEquals(
-                List.of(new ObjectRef("apps/v1", "StatefulSet", parent.namespace(), "orders").toString()), updates,
+                List.of(Ids.text(new ChildId("apps/v1", "StatefulSet", parent.namespace(), "orders"))), updates,
                 "the whole teardown updates one child once (the StatefulSet to 0 replicas); no waiting step sends an update"));
         List<String> steps = rig.seen(parent, "/status/conditions/1/reason");
         assertEquals(List.of("Draining", "BackingUp"), steps.subList(steps.indexOf("Draining"), steps.indexOf("BackingUp") + 1),
@@ -159,7 +160,7 @@ class EndToEndIT {
                     {"apiVersion": "e2e.metahook.dev/v1", "kind": "Greeting", "metadata": {"name": "quiet"},
                      "spec": {"message": "", "words": ["", "hello", ""]}}""");
             greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
-            ObjectRef ref = rig.create(greeting);
+            ChildId ref = rig.create(greeting);
             assertEquals(greeting.get("spec"), current(ref).get("spec"), "the spec as written, \"\" included");
 
             ObjectNode status = json("""
@@ -190,7 +191,7 @@ class EndToEndIT {
         try {
             ObjectNode catSet = (ObjectNode) dev.metahook.testing.StoredObjects.manifest("examples/catset/my-catset.yaml");
             catSet.withObjectProperty("metadata").put("namespace", rig.namespace());
-            ObjectRef rolling = rig.create(catSet);
+            ChildId rolling = rig.create(catSet);
             ObjectNode updated = json("""
                     {"observedGeneration": 1, "replicas": 3, "readyReplicas": 2, "conditions": [{"type": "Updated",
                      "status": "False", "reason": "RolloutProgressing", "message": "updating Pod nginx-backend-1"}]}""");
@@ -200,7 +201,7 @@ class EndToEndIT {
             ObjectNode widget = json("""
                     {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {}}""");
             widget.withObjectProperty("metadata").put("namespace", rig.namespace());
-            ObjectRef stalled = rig.create(widget);
+            ChildId stalled = rig.create(widget);
             ObjectNode stall = json("""
                     {"observedGeneration": 1, "conditions": [
                      {"type": "Ready", "status": "False", "reason": "InvalidSpec", "message": "spec.size: is required",
@@ -246,7 +247,7 @@ class EndToEndIT {
                  "children": [{"apiGroup": "", "kind": "Service", "names": ["hello"]},
                               {"apiGroup": "apps", "kind": "Deployment", "names": ["hello"]}]}""");
         revision.withObjectProperty("metadata").put("namespace", rig.namespace());
-        ObjectRef ref = rig.create(revision);
+        ChildId ref = rig.create(revision);
         ObjectNode stored = current(ref);
         assertEquals(revision.get("children"), stored.get("children"), "a core-group child is stored with apiGroup \"\"");
         assertEquals(TextNode.valueOf(""), stored.at("/children/0/apiGroup"));
@@ -258,7 +259,7 @@ class EndToEndIT {
         ObjectNode manifest = rig.example("webapp.yaml");
         manifest.withObjectProperty("metadata").put("name", "quiet");
         manifest.withObjectProperty("spec").withArray("env").removeAll().addObject().put("name", "GREETING").put("value", "");
-        ObjectRef parent = rig.create(manifest);
+        ChildId parent = rig.create(manifest);
         assertEquals(TextNode.valueOf(""), current(parent).at("/spec/env/0/value"), "the WebApp as written");
 
         rig.await("webapp", parent, true, "Available", () -> current(parent, "Ready=True/Available Reconciling=False/Available Stalled=False/Available"));
@@ -440,7 +441,7 @@ class EndToEndIT {
                     {"apiVersion": "status.e2e.metahook.dev/v1", "kind": "Greeting", "metadata": {"name": "stalled"},
                      "spec": {"message": ""}}""");
             greeting.withObjectProperty("metadata").put("namespace", rig.namespace());
-            ObjectRef ref = rig.create(greeting);
+            ChildId ref = rig.create(greeting);
             ObjectNode stalled = json("""
                     {"observed": 1, "conditions": [
                       {"type": "Ready", "status": "False", "reason": "InvalidSpec", "message": "spec.message: must not be empty",

@@ -3,10 +3,11 @@ package dev.metahook.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HttpHook;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.sim.Simulation;
 import dev.metahook.testing.StoredObjects;
 import io.fabric8.kubernetes.client.Config;
@@ -122,7 +123,7 @@ final class LocalRig implements Rig {
     }
 
     @Override
-    public void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception {
+    public void await(String controller, ChildId parent, boolean workloadsReady, String what, Check check) throws Exception {
         Simulation simulation = simulation(controller);
         if (simulation.store().get(parent).isPresent()) {
             Simulation.Run run = simulation.converge(parent, 20, workloadsReady);
@@ -130,7 +131,7 @@ final class LocalRig implements Rig {
                     .forEach(pass -> history.record(parent, pass.call().response().path("status")));
             run.passes().stream().filter(pass -> pass.call() != null).forEach(pass -> pass.updates().forEach(update ->
                     updates.computeIfAbsent(parent + " " + pass.call().hook(), key -> new ArrayList<>())
-                            .add(update.child() + (update.needless() ? " (not asked for, at " + update.change() + ")" : ""))));
+                            .add(Ids.text(update.child()) + (update.needless() ? " (not asked for, at " + update.change() + ")" : ""))));
             assertEquals(true, run.converged(), what + ": the answers kept changing what is written (a hot loop); the last passes: "
                     + describe(run.passes().subList(Math.max(0, run.passes().size() - 3), run.passes().size())));
         }
@@ -149,12 +150,12 @@ final class LocalRig implements Rig {
     }
 
     @Override
-    public Optional<List<String>> childUpdates(ObjectRef parent, String hook) {
+    public Optional<List<String>> childUpdates(ChildId parent, String hook) {
         return Optional.of(List.copyOf(updates.getOrDefault(parent + " " + hook, List.of())));
     }
 
     @Override
-    public List<String> seen(ObjectRef parent, String pointer) {
+    public List<String> seen(ChildId parent, String pointer) {
         return history.seen(parent, pointer);
     }
 

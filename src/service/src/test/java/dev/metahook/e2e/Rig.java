@@ -1,7 +1,8 @@
 package dev.metahook.e2e;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.api.ChildId;
+import dev.metahook.internal.sim.Ids;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -44,18 +45,18 @@ interface Rig extends AutoCloseable {
     /** An example from {@code examples/}, in this rig's namespace, with images this rig can run. */
     ObjectNode example(String file);
 
-    default ObjectRef create(ObjectNode manifest) {
-        return ObjectRef.of(cluster().create(manifest));
+    default ChildId create(ObjectNode manifest) {
+        return Ids.of(cluster().create(manifest));
     }
 
     /** Replaces the parent's spec with the manifest's. */
     default void edit(ObjectNode manifest) {
-        ObjectNode current = cluster().get(ObjectRef.of(manifest)).orElseThrow();
+        ObjectNode current = cluster().get(Ids.of(manifest)).orElseThrow();
         current.set("spec", manifest.path("spec").deepCopy());
         cluster().update(current);
     }
 
-    default Optional<ObjectNode> get(ObjectRef ref) {
+    default Optional<ObjectNode> get(ChildId ref) {
         return cluster().get(ref);
     }
 
@@ -64,7 +65,7 @@ interface Rig extends AutoCloseable {
         return cluster().ownedBy(uid);
     }
 
-    default void delete(ObjectRef ref) {
+    default void delete(ChildId ref) {
         cluster().delete(ref);
     }
 
@@ -72,7 +73,7 @@ interface Rig extends AutoCloseable {
      * Lets the controller of {@code parent} work until the check holds: the local rig syncs to a fixed
      * point (workloads ready or not, as asked) and fails on a hot loop; a cluster is given time.
      */
-    void await(String controller, ObjectRef parent, boolean workloadsReady, String what, Check check) throws Exception;
+    void await(String controller, ChildId parent, boolean workloadsReady, String what, Check check) throws Exception;
 
     /**
      * Every update sent to an existing child of the parent after a call of this hook, in order
@@ -80,10 +81,10 @@ interface Rig extends AutoCloseable {
      * when the rig cannot count them (on a cluster, Metacontroller's writes that change nothing leave
      * no trace outside the API server's audit log).
      */
-    Optional<List<String>> childUpdates(ObjectRef parent, String hook);
+    Optional<List<String>> childUpdates(ChildId parent, String hook);
 
     /** Every value the parent's status had at this JSON pointer, in order, repeats left out. */
-    List<String> seen(ObjectRef parent, String pointer);
+    List<String> seen(ChildId parent, String pointer);
 
     /** Runs kubectl against this rig's cluster; the exit code. */
     default int kubectl(String... arguments) throws Exception {

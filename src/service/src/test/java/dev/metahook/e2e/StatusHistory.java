@@ -2,7 +2,8 @@ package dev.metahook.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.api.ChildId;
+import dev.metahook.internal.sim.Ids;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,13 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /** Every status each parent was seen with, in order. */
 final class StatusHistory {
-    private final Map<ObjectRef, List<JsonNode>> statuses = new ConcurrentHashMap<>();
+    private final Map<ChildId, List<JsonNode>> statuses = new ConcurrentHashMap<>();
 
     void record(ObjectNode parent) {
-        record(ObjectRef.of(parent), parent.path("status"));
+        record(Ids.of(parent), parent.path("status"));
     }
 
-    void record(ObjectRef parent, JsonNode status) {
+    void record(ChildId parent, JsonNode status) {
         List<JsonNode> seen = statuses.computeIfAbsent(parent, ref -> new ArrayList<>());
         synchronized (seen) {
             if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(status)) {
@@ -26,7 +27,7 @@ final class StatusHistory {
     }
 
     /** The values at a pointer into the parent, such as {@code /status/phase}. */
-    List<String> seen(ObjectRef parent, String pointer) {
+    List<String> seen(ChildId parent, String pointer) {
         if (!pointer.startsWith("/status/")) {
             throw new IllegalArgumentException("only the status is recorded: " + pointer);
         }

@@ -1,6 +1,7 @@
 package dev.metahook.internal.contract;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.wire.GroupKey;
 import dev.metahook.internal.wire.LabelSelectors;
 import dev.metahook.internal.wire.ResponseCheck;
@@ -33,7 +34,7 @@ public final class AnswerRules {
      * that owns the children (a parent, or a decorator's target), whether it is a decorator, the group
      * keys of the observed map (every declared type), and the related objects sent that are not observed.
      */
-    public record Owner(JsonNode controller, JsonNode object, boolean decorator, Set<String> observedGroups, Set<ObjectId> related) {
+    public record Owner(JsonNode controller, JsonNode object, boolean decorator, Set<String> observedGroups, Set<ChildId> related) {
         public String namespace() {
             return object.path("metadata").path("namespace").asText("");
         }
@@ -50,7 +51,7 @@ public final class AnswerRules {
     /** Every rule the desired children (or attachments) break, in their order. */
     public static List<Breach> children(List<? extends JsonNode> children, Owner owner) {
         List<Breach> breaches = new ArrayList<>();
-        Set<ObjectId> ids = new HashSet<>();
+        Set<ChildId> ids = new HashSet<>();
         for (int i = 0; i < children.size(); i++) {
             JsonNode child = children.get(i);
             String what = describe(child, i, owner);
@@ -68,7 +69,7 @@ public final class AnswerRules {
             if (!owner.decorator()) {
                 selector(child, what, owner, breaches);
             }
-            ObjectId id = id(child, owner.namespace());
+            ChildId id = id(child, owner.namespace());
             if (!ids.add(id)) {
                 breaches.add(new Breach("duplicate", what + ": appears twice in the response (Metacontroller keeps one of them)"));
             }
@@ -80,10 +81,10 @@ public final class AnswerRules {
     }
 
     /** The identity of a desired object, in the owner's namespace when it names none. */
-    public static ObjectId id(JsonNode child, String ownerNamespace) {
+    public static ChildId id(JsonNode child, String ownerNamespace) {
         JsonNode metadata = child.path("metadata");
         String namespace = metadata.path("namespace").asText("");
-        return new ObjectId(child.path("apiVersion").asText(""), child.path("kind").asText(""),
+        return new ChildId(child.path("apiVersion").asText(""), child.path("kind").asText(""),
                 namespace.isEmpty() ? ownerNamespace : namespace, metadata.path("name").asText(""));
     }
 
@@ -241,11 +242,11 @@ public final class AnswerRules {
      * An observed object the answer leaves out is deleted: the server refuses that unless the controller
      * said the object goes ({@code deletions}, or all unlisted ones go), and refuses an object both kept and deleted.
      */
-    public static List<Breach> omitted(Set<ObjectId> desired, List<ObjectId> observed, Set<ObjectId> deletions, boolean deletesUnlisted,
+    public static List<Breach> omitted(Set<ChildId> desired, List<ChildId> observed, Set<ChildId> deletions, boolean deletesUnlisted,
                                        boolean decorator) {
         String word = decorator ? "observed attachment " : "observed child ";
         List<Breach> breaches = new ArrayList<>();
-        for (ObjectId id : observed) {
+        for (ChildId id : observed) {
             boolean kept = desired.contains(id);
             if (kept && deletions.contains(id)) {
                 breaches.add(new Breach("deletes-kept", word + id + ": is both in the response and marked for deletion"));

@@ -2,10 +2,10 @@ package dev.metahook.internal.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.api.HookResult;
 import dev.metahook.internal.contract.AnswerRules;
 import dev.metahook.internal.contract.Breach;
-import dev.metahook.internal.contract.ObjectId;
 import dev.metahook.internal.wire.ObjectMap;
 import dev.metahook.internal.wire.ObservedObject;
 import java.util.ArrayList;
@@ -29,21 +29,17 @@ final class Guards {
         String namespace = parent.path("metadata").path("namespace").asText("");
         Set<String> groups = new HashSet<>();
         observed.groupKeys().forEach(key -> groups.add(key.toString()));
-        Set<ObjectId> relatedIds = ids(related, namespace);
+        Set<ChildId> relatedIds = ids(related, namespace);
         relatedIds.removeAll(ids(observed, namespace));
         this.owner = new AnswerRules.Owner(controller, parent, decorator, groups, relatedIds);
     }
 
     void check(List<ObjectNode> desired, HookResult<?> result) {
         List<Breach> breaches = new ArrayList<>(AnswerRules.children(desired, owner));
-        Set<ObjectId> desiredIds = new HashSet<>();
+        Set<ChildId> desiredIds = new HashSet<>();
         desired.forEach(child -> desiredIds.add(AnswerRules.id(child, owner.namespace())));
-        Set<ObjectId> deletions = new HashSet<>();
-        String parentNamespace = owner.namespace().isEmpty() ? null : owner.namespace();
-        result.deletions().forEach(id -> {
-            var in = id.inNamespace(parentNamespace);
-            deletions.add(new ObjectId(in.apiVersion(), in.kind(), in.namespace(), in.name()));
-        });
+        Set<ChildId> deletions = new HashSet<>();
+        result.deletions().forEach(id -> deletions.add(id.inNamespace(owner.namespace())));
         breaches.addAll(AnswerRules.omitted(desiredIds, new ArrayList<>(ids(observed, owner.namespace())), deletions,
                 result.deletesUnlisted(), owner.decorator()));
         if (!breaches.isEmpty()) {
@@ -51,13 +47,14 @@ final class Guards {
         }
     }
 
-    /** The identities of every object of a map, each in its own namespace (the parent's for a v1 key), in the map's order. */
-    private static Set<ObjectId> ids(ObjectMap objects, String parentNamespace) {
-        Set<ObjectId> ids = new LinkedHashSet<>();
-        String namespace = parentNamespace.isEmpty() ? null : parentNamespace;
+    /**
+     * The identities of every object of a map, each in its own namespace (the parent's for a v1 key; {@code ""}
+     * when cluster-scoped, as {@link ChildId} says), in the map's order.
+     */
+    private static Set<ChildId> ids(ObjectMap objects, String parentNamespace) {
+        Set<ChildId> ids = new LinkedHashSet<>();
         for (ObservedObject object : objects.entries()) {
-            String in = object.namespaceOr(namespace);
-            ids.add(new ObjectId(object.group().apiVersion(), object.group().kind(), in == null ? "" : in, object.name()));
+            ids.add(new ChildId(object.group().apiVersion(), object.group().kind(), object.namespaceOr(parentNamespace), object.name()));
         }
         return ids;
     }

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.examples.ExampleCalls;
 import dev.metahook.internal.sim.ControllerSpec;
-import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.sim.Simulation;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
@@ -45,7 +45,7 @@ class BlueGreenTest {
     void rollsOutANewTemplateOnTheInactiveColorAndSwitchesWhenItIsAvailable() {
         ControllerSpec spec = ControllerSpec.read(manifest("bluegreen", "controller.yaml"));
         Simulation simulation = new Simulation(spec, ExampleCalls.hooks(spec, server), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(manifest("bluegreen", "my-bluegreen.yaml"));
+        ChildId parent = simulation.create(manifest("bluegreen", "my-bluegreen.yaml"));
 
         assertTrue(simulation.converge(parent, 10, false).converged());
         assertEquals(3, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue());
@@ -112,14 +112,14 @@ class BlueGreenTest {
     }
 
     private static ObjectNode replicaSet(Simulation simulation, String name) {
-        return simulation.store().get(new ObjectRef("apps/v1", "ReplicaSet", "default", name)).orElseThrow(() -> new AssertionError(name));
+        return simulation.store().get(new ChildId("apps/v1", "ReplicaSet", "default", name)).orElseThrow(() -> new AssertionError(name));
     }
 
     private static ObjectNode service(Simulation simulation) {
-        return simulation.store().get(new ObjectRef("v1", "Service", "default", "nginx-frontend")).orElseThrow();
+        return simulation.store().get(new ChildId("v1", "Service", "default", "nginx-frontend")).orElseThrow();
     }
 
-    private static JsonNode status(Simulation simulation, ObjectRef parent) {
+    private static JsonNode status(Simulation simulation, ChildId parent) {
         return simulation.store().get(parent).orElseThrow().path("status");
     }
 }

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.examples.ExampleCalls;
 import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
-import dev.metahook.internal.sim.ObjectRef;
 import dev.metahook.internal.sim.Simulation;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
@@ -64,7 +64,7 @@ class CatSetTest {
     void podsComeUpOneOrdinalAtATimeScaleDownFromTheTopAndGoInOrderOnDelete() {
         ControllerSpec spec = ControllerSpec.read(manifest("catset", "controller.yaml"));
         Simulation simulation = new Simulation(spec, ExampleCalls.hooks(spec, server), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(manifest("catset", "my-catset.yaml"));
+        ChildId parent = simulation.create(manifest("catset", "my-catset.yaml"));
 
         assertTrue(simulation.converge(parent, 10, false).converged());
         assertEquals(List.of("nginx-backend-0"), pods(simulation), "the next pod waits for this one to be ready");
@@ -174,6 +174,6 @@ class CatSetTest {
     }
 
     private static ObjectNode get(Simulation simulation, String kind, String name) {
-        return simulation.store().get(new ObjectRef("v1", kind, "default", name)).orElseThrow(() -> new AssertionError(name));
+        return simulation.store().get(new ChildId("v1", kind, "default", name)).orElseThrow(() -> new AssertionError(name));
     }
 }

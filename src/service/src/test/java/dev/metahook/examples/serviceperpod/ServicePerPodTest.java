@@ -9,10 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.examples.ExampleCalls;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.DecoratorSimulator;
-import dev.metahook.internal.sim.ObjectRef;
+import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.sim.ObjectStore;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
@@ -86,11 +87,11 @@ class ServicePerPodTest {
         ControllerSpec spec = ControllerSpec.read(manifest("service-per-pod", "controller.yaml"));
         ObjectStore store = new ObjectStore(TestServer.CLOCK);
         DecoratorSimulator decorator = new DecoratorSimulator(spec, store, ExampleCalls.hooks(spec, server));
-        ObjectRef statefulSet = ObjectRef.of(store.create(manifest("service-per-pod", "my-statefulset.yaml")));
+        ChildId statefulSet = Ids.of(store.create(manifest("service-per-pod", "my-statefulset.yaml")));
 
         decorator.sync(statefulSet);
         assertEquals(List.of("nginx-0", "nginx-1", "nginx-2"), services(store));
-        ObjectNode service = store.get(new ObjectRef("v1", "Service", "default", "nginx-2")).orElseThrow();
+        ObjectNode service = store.get(new ChildId("v1", "Service", "default", "nginx-2")).orElseThrow();
         assertEquals("nginx-2", service.at("/spec/selector/pod-name").asText());
         assertEquals(8080, service.at("/spec/ports/0/targetPort").intValue());
         long writes = store.writes();

@@ -40,7 +40,7 @@ class ApiServerDefaultsTest {
                     storedSpec.set(field, real.at("/spec/" + field));
                 }
             }
-            String what = ObjectRef.of(real) + " of " + entry.path("source").asText();
+            String what = Ids.text(Ids.of(real)) + " of " + entry.path("source").asText();
             assertEquals(real.path("spec"), storedSpec == null ? stored.path("spec") : storedSpec, what);
             assertEquals(real.path("data"), stored.path("data"), what + " data");
             assertEquals(real.path("type"), stored.path("type"), what + " type");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.api.Controllers;
 import dev.metahook.controllers.webapp.WebApp;
 import dev.metahook.controllers.webapp.WebAppController;
@@ -27,7 +28,7 @@ class CallCountsTest {
     @Test
     void aRunRightAfterAnotherWithoutAnEventMakesNoSync() {
         Simulation simulation = new Simulation(SPEC, new InProcessHook(ENGINE, "webapp"), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
         assertTrue(simulation.converge(parent, 10, false).converged());
         Simulation.Run again = simulation.converge(parent, 10, false, false);
         assertEquals(0, again.passes().size(), "no event, no sync: " + again.passes());

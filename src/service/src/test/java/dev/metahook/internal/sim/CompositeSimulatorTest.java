@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.testing.TestServer;
 import dev.metahook.internal.wire.Json;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** What Metacontroller does with an answer, one rule at a time, with a scripted hook. */
 class CompositeSimulatorTest {
-    private static final ObjectRef PARENT = new ObjectRef("test.metahook.dev/v1", "Widget", "default", "w");
+    private static final ChildId PARENT = new ChildId("test.metahook.dev/v1", "Widget", "default", "w");
     private final List<JsonNode> requests = new ArrayList<>();
 
     private Simulation simulation(String method, boolean finalize, String version, Function<JsonNode, HookClient.Reply> script) {
@@ -54,7 +55,7 @@ class CompositeSimulatorTest {
     }
 
     private static ObjectNode configMap(Simulation simulation) {
-        return simulation.store().get(new ObjectRef("v1", "ConfigMap", "default", "w-data")).orElseThrow();
+        return simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).orElseThrow();
     }
 
     private void edit(Simulation simulation, String data) {
@@ -111,7 +112,7 @@ class CompositeSimulatorTest {
         String uid = configMap(simulation).at("/metadata/uid").asText();
         edit(simulation, "two");
         simulation.pass(PARENT, false);
-        assertTrue(simulation.store().get(new ObjectRef("v1", "ConfigMap", "default", "w-data")).isEmpty());
+        assertTrue(simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).isEmpty());
         simulation.pass(PARENT, false);
         assertEquals("two", configMap(simulation).at("/data/value").asText());
         assertFalse(uid.equals(configMap(simulation).at("/metadata/uid").asText()));
@@ -124,7 +125,7 @@ class CompositeSimulatorTest {
         simulation.pass(PARENT, false);
         edit(simulation, "gone");
         simulation.pass(PARENT, false);
-        assertTrue(simulation.store().get(new ObjectRef("v1", "ConfigMap", "default", "w-data")).isEmpty());
+        assertTrue(simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).isEmpty());
     }
 
     @Test
@@ -154,7 +155,7 @@ class CompositeSimulatorTest {
         assertEquals(writes, simulation.store().writes());
         CompositeSimulator empty = new CompositeSimulator(failing.simulator().spec(), failing.store(), (hook, body) -> ok("{'Children':[]}"));
         empty.sync(PARENT);
-        assertTrue(simulation.store().get(new ObjectRef("v1", "ConfigMap", "default", "w-data")).isEmpty(),
+        assertTrue(simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).isEmpty(),
                 "a 200 with a misspelled key deletes every child, as in Metacontroller's loose mode");
     }
 
@@ -185,7 +186,7 @@ class CompositeSimulatorTest {
         simulation.delete(PARENT);
         assertTrue(simulation.store().get(PARENT).isPresent(), "the finalizer holds the parent");
         simulation.pass(PARENT, false);
-        assertTrue(simulation.store().get(new ObjectRef("v1", "ConfigMap", "default", "w-data")).isEmpty(), "children managed while finalizing");
+        assertTrue(simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).isEmpty(), "children managed while finalizing");
         CompositeSimulator.Pass last = simulation.pass(PARENT, false);
         assertTrue(last.finalized());
         assertTrue(simulation.store().get(PARENT).isEmpty());

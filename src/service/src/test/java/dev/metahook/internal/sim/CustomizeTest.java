@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.testing.TestServer;
 import dev.metahook.internal.wire.Json;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** The related objects Metacontroller sends after customize: selected by the answered rules, keyed like children. */
 class CustomizeTest {
-    private static final ObjectRef PARENT = new ObjectRef("test.metahook.dev/v1", "Widget", "default", "w");
+    private static final ChildId PARENT = new ChildId("test.metahook.dev/v1", "Widget", "default", "w");
     private JsonNode lastSync;
 
     /** A composite controller whose customize answers {@code rules}; every sync request is kept. */

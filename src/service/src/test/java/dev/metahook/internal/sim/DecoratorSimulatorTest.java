@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.testing.TestServer;
 import dev.metahook.internal.wire.Json;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * of a real Metacontroller shows.
  */
 class DecoratorSimulatorTest {
-    private static final ObjectRef TARGET = new ObjectRef("apps/v1", "StatefulSet", "default", "web");
+    private static final ChildId TARGET = new ChildId("apps/v1", "StatefulSet", "default", "web");
     private static final String CAPTURED = "src/service/src/test/resources/fixtures/captured/real-run-3/b3e-spp-annotation-removed";
     private static final String SERVICE = "{'apiVersion':'v1','kind':'Service','metadata':{'name':'web-0'},'spec':{'ports':[{'port':80}]}}";
 
@@ -60,9 +61,9 @@ class DecoratorSimulatorTest {
     void aTargetThatLosesItsLabelIsFinalizedItsAttachmentsGoAndThenItIsLeftAlone() {
         List<JsonNode> calls = new ArrayList<>();
         Simulation simulation = new Simulation(selecting(true), servicePerPod(calls), TestServer.CLOCK);
-        ObjectRef target = simulation.create(labelled("{'decorate':'yes'}"));
+        ChildId target = simulation.create(labelled("{'decorate':'yes'}"));
         assertTrue(simulation.converge(target, 10, false).converged());
-        ObjectRef service = new ObjectRef("v1", "Service", "default", "web-0");
+        ChildId service = new ChildId("v1", "Service", "default", "web-0");
         assertTrue(simulation.store().get(service).isPresent());
         calls.clear();
 
@@ -97,7 +98,7 @@ class DecoratorSimulatorTest {
     void withoutAFinalizeHookATargetThatLosesItsLabelKeepsItsAttachmentsAndGetsNoCall() {
         List<JsonNode> calls = new ArrayList<>();
         Simulation simulation = new Simulation(selecting(false), servicePerPod(calls), TestServer.CLOCK);
-        ObjectRef target = simulation.create(labelled("{'decorate':'yes'}"));
+        ChildId target = simulation.create(labelled("{'decorate':'yes'}"));
         simulation.converge(target, 10, false);
         int before = calls.size();
         ObjectNode unlabelled = simulation.store().get(target).orElseThrow();
@@ -106,7 +107,7 @@ class DecoratorSimulatorTest {
 
         assertEquals(CompositeSimulator.Outcome.IGNORED, simulation.pass(target, true).outcome());
         assertEquals(before, calls.size());
-        assertTrue(simulation.store().get(new ObjectRef("v1", "Service", "default", "web-0")).isPresent());
+        assertTrue(simulation.store().get(new ChildId("v1", "Service", "default", "web-0")).isPresent());
     }
 
     @Test
@@ -117,7 +118,7 @@ class DecoratorSimulatorTest {
                 + "'labelSelector':{'matchExpressions':[{'key':'decorated','operator':'DoesNotExist'}]}}],"
                 + "'attachments':[{'apiVersion':'v1','resource':'services'}],'hooks':{'sync':{'webhook':{'url':'http://hooks/sync'}}}}}"));
         Simulation simulation = new Simulation(spec, servicePerPod(calls), TestServer.CLOCK);
-        ObjectRef target = simulation.create(labelled("{'app':'web'}"));
+        ChildId target = simulation.create(labelled("{'app':'web'}"));
         Simulation.Run run = simulation.converge(target, 10, true);
         assertEquals(1, calls.size(), "the label it adds makes the selector miss: Metacontroller syncs it once");
         assertEquals(List.of(CompositeSimulator.Outcome.APPLIED, CompositeSimulator.Outcome.IGNORED),
@@ -142,7 +143,7 @@ class DecoratorSimulatorTest {
         };
         ControllerSpec spec = ControllerSpec.read(request.path("controller"));
         Simulation simulation = new Simulation(spec, hook, TestServer.CLOCK);
-        ObjectRef target = simulation.create(request.path("object"));
+        ChildId target = simulation.create(request.path("object"));
         request.at("/attachments/Service.v1").forEach(service -> simulation.store().create(service));
 
         Simulation.Run run = simulation.converge(target, 10, false);
@@ -187,13 +188,13 @@ class DecoratorSimulatorTest {
         assertEquals(json("{'app':'web','decorated':'yes'}"), target.at("/metadata/labels"));
         assertEquals(json("{'replicas':1}"), target.get("status"), "no status in the answer leaves it alone");
         assertEquals("metacontroller.io/decoratorcontroller-service-per-pod", target.at("/metadata/finalizers/0").asText());
-        ObjectNode service = store.get(new ObjectRef("v1", "Service", "default", "web-0")).orElseThrow();
+        ObjectNode service = store.get(new ChildId("v1", "Service", "default", "web-0")).orElseThrow();
         assertEquals("service-per-pod", service.at("/metadata/annotations/metacontroller.k8s.io~1decorator-controller").asText());
         assertEquals(target.at("/metadata/uid"), service.at("/metadata/ownerReferences/0/uid"));
 
         answer.set("{'status':{'decorated':true},'attachments':[]}");
         simulator.sync(TARGET);
-        assertFalse(store.get(new ObjectRef("v1", "Service", "default", "web-0")).isPresent());
+        assertFalse(store.get(new ChildId("v1", "Service", "default", "web-0")).isPresent());
         assertEquals(json("{'decorated':true}"), store.get(TARGET).orElseThrow().get("status"));
 
         store.delete(TARGET);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.database.DatabaseController;
 import dev.metahook.controllers.webapp.WebApp;
@@ -38,13 +39,13 @@ class LifecycleTest {
     }
 
     private static ObjectNode get(Simulation simulation, String apiVersion, String kind, String name) {
-        return simulation.store().get(new ObjectRef(apiVersion, kind, "default", name)).orElseThrow(() -> new AssertionError(kind + " " + name));
+        return simulation.store().get(new ChildId(apiVersion, kind, "default", name)).orElseThrow(() -> new AssertionError(kind + " " + name));
     }
 
     @Test
     void webAppIsCreatedConvergesRollsAndGoesAway() {
         Simulation simulation = simulation("webapp");
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
 
         assertTrue(simulation.converge(parent, 10, false).converged());
         ObjectNode webApp = simulation.store().get(parent).orElseThrow();
@@ -84,7 +85,7 @@ class LifecycleTest {
     @Test
     void anInvalidEditStallsAndLeavesTheRunningAppAlone() {
         Simulation simulation = simulation("webapp");
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/webapp.yaml"));
         simulation.converge(parent, 10, true);
         ObjectNode before = get(simulation, "apps/v1", "Deployment", "hello");
         ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
@@ -99,7 +100,7 @@ class LifecycleTest {
     @Test
     void databaseIsProvisionedAndTornDownStepByStep() {
         Simulation simulation = simulation("database");
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
         assertTrue(simulation.converge(parent, 10, false).converged());
         assertEquals("Provisioning", simulation.store().get(parent).orElseThrow().at("/status/phase").asText());
         assertTrue(simulation.converge(parent, 10, true).converged());
@@ -113,7 +114,7 @@ class LifecycleTest {
         simulation.pass(parent, false);
         assertEquals("Draining", reconciling(simulation, parent));
         assertEquals(0, get(simulation, "apps/v1", "StatefulSet", "orders").at("/spec/replicas").intValue());
-        assertTrue(simulation.store().get(new ObjectRef("v1", "Service", "default", "orders")).isEmpty(), "clients stop connecting");
+        assertTrue(simulation.store().get(new ChildId("v1", "Service", "default", "orders")).isEmpty(), "clients stop connecting");
         WorkloadControllers.settle(simulation.store());
         simulation.pass(parent, false);
         assertEquals("BackingUp", reconciling(simulation, parent));
@@ -130,7 +131,7 @@ class LifecycleTest {
     @Test
     void aDatabaseDeletedAndCreatedAgainKeepsItsPassword() {
         Simulation simulation = simulation("database");
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
         simulation.converge(parent, 10, true);
         String uid = simulation.store().get(parent).orElseThrow().at("/metadata/uid").asText();
         String password = get(simulation, "v1", "Secret", "orders-credentials").at("/data/password").asText();
@@ -150,12 +151,12 @@ class LifecycleTest {
     @Test
     void aFailedBackupStallsUntilThePolicySaysDelete() {
         Simulation simulation = simulation("database");
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/database.yaml"));
         simulation.converge(parent, 10, true);
         simulation.delete(parent);
         simulation.pass(parent, true);
         simulation.pass(parent, false);
-        ObjectRef job = new ObjectRef("batch/v1", "Job", "default", "orders-final-backup");
+        ChildId job = new ChildId("batch/v1", "Job", "default", "orders-final-backup");
         simulation.store().setStatus(job, json("{'failed':3,'conditions':[{'type':'Failed','status':'True'}]}"));
         assertTrue(simulation.converge(parent, 10, false).converged(), "no retry storm while a person has to act");
         assertEquals("BackupFailed", reconciling(simulation, parent));
@@ -184,7 +185,7 @@ class LifecycleTest {
     @Test
     void aWebAppRollsOutAndADatabaseProvisionsBeforeTheyAreReady() {
         Simulation webapp = simulation("webapp");
-        ObjectRef app = webapp.create(StoredObjects.manifest("examples/webapp.yaml"));
+        ChildId app = webapp.create(StoredObjects.manifest("examples/webapp.yaml"));
         assertEquals(List.of("RollingOut", "Available"), reasons(webapp.converge(app, 10, true)).subList(1, 3),
                 "created, rolling out, then available");
         ObjectNode edited = StoredObjects.manifest("examples/webapp.yaml");
@@ -197,11 +198,11 @@ class LifecycleTest {
         assertTrue(messages.contains("2/3 replicas available, 1/3 updated"), "old pods serve while new ones start: " + messages);
 
         Simulation database = simulation("database");
-        ObjectRef db = database.create(StoredObjects.manifest("examples/database.yaml"));
+        ChildId db = database.create(StoredObjects.manifest("examples/database.yaml"));
         assertEquals(List.of("Pending", "Provisioning", "PrimaryReady"), reasons(database.converge(db, 10, true)));
     }
 
-    private static String reconciling(Simulation simulation, ObjectRef parent) {
+    private static String reconciling(Simulation simulation, ChildId parent) {
         JsonNode conditions = simulation.store().get(parent).orElseThrow().at("/status/conditions");
         return conditions.get(1).get("reason").asText();
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.CustomResource;
 import dev.metahook.api.Result;
@@ -114,7 +115,7 @@ public class ParentPruningTest {
         assertEquals(List.of(), report.breaches());
 
         Simulation simulation = new Simulation(spec, new InProcessHook(CATSETS, "catset"), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(StoredObjects.manifest("examples/catset/my-catset.yaml"));
+        ChildId parent = simulation.create(StoredObjects.manifest("examples/catset/my-catset.yaml"));
         simulation.converge(parent, 20, true);
         JsonNode status = simulation.store().get(parent).orElseThrow().path("status");
         assertEquals(List.of("Updated=True"), summary(status.path("conditions")), status.toString());
@@ -135,7 +136,7 @@ public class ParentPruningTest {
         ObjectNode parent = StoredObjects.manifest("examples/catset/my-catset.yaml");
         ((ObjectNode) parent.get("spec")).put("colour", "blue");
         Simulation simulation = new Simulation(spec, new InProcessHook(CATSETS, "catset"), TestServer.CLOCK);
-        ObjectRef ref = simulation.create(parent);
+        ChildId ref = simulation.create(parent);
         JsonNode stored = simulation.store().get(ref).orElseThrow();
         assertTrue(stored.at("/spec/colour").isMissingNode());
         assertEquals(parent.at("/spec/template"), stored.at("/spec/template"), "kept whole: x-kubernetes-preserve-unknown-fields");
@@ -145,7 +146,7 @@ public class ParentPruningTest {
         ControllerSpec spec = ControllerSpec.read(dev.metahook.internal.registration.ControllerManifest.of(STALLING.get("widget").orElseThrow(),
                 "in-process", "in-process-system")).withDefinitions(List.of(crd));
         Simulation simulation = new Simulation(spec, new InProcessHook(new HookEngine(STALLING, TestServer.CLOCK), "widget"), TestServer.CLOCK);
-        ObjectRef ref = simulation.create(widget());
+        ChildId ref = simulation.create(widget());
         simulation.converge(ref, 10, true);
         return simulation.store().get(ref).orElseThrow();
     }

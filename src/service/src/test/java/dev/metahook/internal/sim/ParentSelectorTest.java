@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.testing.TestServer;
@@ -37,8 +38,8 @@ import org.junit.jupiter.api.Test;
  * finalized when the controller has a finalize hook, then left alone (issue 37, D2).
  */
 class ParentSelectorTest {
-    private static final ObjectRef PARENT = new ObjectRef("example.com/v1", "Widget", "default", "w");
-    private static final ObjectRef CHILD = new ObjectRef("v1", "ConfigMap", "default", "w-data");
+    private static final ChildId PARENT = new ChildId("example.com/v1", "Widget", "default", "w");
+    private static final ChildId CHILD = new ChildId("v1", "ConfigMap", "default", "w-data");
 
     /** Widgets labelled {@code team=a}, with ConfigMap children, and a finalize hook when asked. */
     private static ControllerSpec selecting(boolean finalize) {
@@ -71,7 +72,7 @@ class ParentSelectorTest {
     void aParentTheSelectorDoesNotSelectIsNeverSynced() {
         List<JsonNode> calls = new ArrayList<>();
         Simulation simulation = new Simulation(selecting(true), widgets(calls), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(widget("{'team':'b'}"));
+        ChildId parent = simulation.create(widget("{'team':'b'}"));
         simulation.converge(parent, 10, false);
         assertEquals(List.of(), calls, "no hook call for a parent the labelSelector does not select");
         assertFalse(simulation.store().get(parent).orElseThrow().path("metadata").has("finalizers"), "not even the finalizer is added");
@@ -101,7 +102,7 @@ class ParentSelectorTest {
     void aParentThatStopsMatchingIsFinalizedThenLeftAlone() {
         List<JsonNode> calls = new ArrayList<>();
         Simulation simulation = new Simulation(selecting(true), widgets(calls), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(widget("{'team':'a'}"));
+        ChildId parent = simulation.create(widget("{'team':'a'}"));
         assertTrue(simulation.converge(parent, 10, false).converged());
         assertTrue(simulation.store().get(CHILD).isPresent());
         calls.clear();
@@ -161,7 +162,7 @@ class ParentSelectorTest {
         ObjectNode manifest = selecting(false).manifest().deepCopy();
         ((ObjectNode) manifest.at("/spec/parentResource")).remove("labelSelector");
         Simulation simulation = new Simulation(ControllerSpec.read(manifest), widgets(calls), TestServer.CLOCK);
-        ObjectRef parent = simulation.create(widget("{}"));
+        ChildId parent = simulation.create(widget("{}"));
         assertTrue(simulation.converge(parent, 10, false).converged());
         assertTrue(simulation.store().get(CHILD).isPresent());
         assertEquals(PARENT, parent);

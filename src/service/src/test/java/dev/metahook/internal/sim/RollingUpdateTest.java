@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.api.Controllers;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.engine.HookEngine;
@@ -33,7 +34,7 @@ class RollingUpdateTest {
     private static final HookEngine ENGINE = new HookEngine(Controllers.builder()
             .composite("catset", CatSet.class, new CatSetController()).build(), TestServer.CLOCK);
     private static final ControllerSpec SPEC = ControllerSpec.read(StoredObjects.manifest("examples/catset/controller.yaml"));
-    private static final ObjectRef PARENT = new ObjectRef("ctl.enisoc.com/v1", "CatSet", "default", "nginx-backend");
+    private static final ChildId PARENT = new ChildId("ctl.enisoc.com/v1", "CatSet", "default", "nginx-backend");
 
     /** The captured CatSet's spec with another image: what the person applied. */
     private static ObjectNode catSet(String image) {
@@ -198,7 +199,7 @@ class RollingUpdateTest {
                     java.time.Duration.ZERO, null);
         };
         Simulation simulation = new Simulation(ControllerSpec.read(manifest), fleet, TestServer.CLOCK);
-        ObjectRef parent = simulation.create(StoredObjects.json("{'apiVersion':'test.metahook.dev/v1','kind':'Fleet','metadata':"
+        ChildId parent = simulation.create(StoredObjects.json("{'apiVersion':'test.metahook.dev/v1','kind':'Fleet','metadata':"
                 + "{'name':'f','namespace':'default'},'spec':{'image':'app:1'}}"));
         assertTrue(simulation.converge(parent, 20, true).converged());
         simulation.edit(StoredObjects.json("{'apiVersion':'test.metahook.dev/v1','kind':'Fleet','metadata':{'name':'f',"

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.api.Controllers;
 import dev.metahook.controllers.database.Database;
 import dev.metahook.controllers.database.DatabaseController;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /** Time in the simulator: resyncs, retries after errors and 429s, a 409 from another writer; nothing sleeps. */
 class SimulatedTimeTest {
-    private static final ObjectRef PARENT = new ObjectRef("test.metahook.dev/v1", "Widget", "default", "w");
+    private static final ChildId PARENT = new ChildId("test.metahook.dev/v1", "Widget", "default", "w");
 
     private static Simulation simulation(String method, Function<JsonNode, HookClient.Reply> script) {
         ObjectNode manifest = (ObjectNode) json("{'apiVersion':'metacontroller.k8s.io/v1alpha1','kind':'CompositeController',"
@@ -125,10 +126,10 @@ class SimulatedTimeTest {
         assertEquals(CompositeSimulator.Outcome.FAILED, conflicted.outcome());
         assertEquals("can't reconcile children for Widget default/w: Operation cannot be fulfilled on ConfigMap default/w-data: the object"
                 + " has been modified; please apply your changes to the latest version and try again", conflicted.error());
-        assertEquals(List.of(new ObjectRef("v1", "ConfigMap", "default", "w-data")), simulation.writer().written());
+        assertEquals(List.of(new ChildId("v1", "ConfigMap", "default", "w-data")), simulation.writer().written());
         assertEquals(Duration.ZERO, Duration.between(run.times().get(0), run.times().get(1)),
                 "the status written despite the error is an event: the next sync comes at once");
-        ObjectNode child = simulation.store().get(new ObjectRef("v1", "ConfigMap", "default", "w-data")).orElseThrow();
+        ObjectNode child = simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).orElseThrow();
         assertEquals("two", child.at("/data/value").asText());
         assertEquals("1", child.at("/metadata/annotations/sim.metahook.dev~1concurrent-write").asText(), "the other writer's change is kept");
     }

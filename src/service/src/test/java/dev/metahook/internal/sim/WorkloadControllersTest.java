@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
 import java.time.Duration;
@@ -23,7 +24,7 @@ class WorkloadControllersTest {
     private final VirtualClock clock = new VirtualClock(TestServer.CLOCK.instant());
     private final ObjectStore store = new ObjectStore(clock);
 
-    private List<JsonNode> steps(WorkloadControllers controllers, ObjectRef ref) {
+    private List<JsonNode> steps(WorkloadControllers controllers, ChildId ref) {
         List<JsonNode> seen = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             var due = controllers.nextDue(store);
@@ -52,7 +53,7 @@ class WorkloadControllersTest {
 
     @Test
     void aNewDeploymentShowsObservedGenerationFirstThenEveryPodAtOnceReadyTogether() {
-        ObjectRef ref = ObjectRef.of(store.create(json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'web',"
+        ChildId ref = Ids.of(store.create(json("{'apiVersion':'apps/v1','kind':'Deployment','metadata':{'name':'web',"
                 + "'namespace':'default'},'spec':{'replicas':2,'template':{'spec':{'containers':[{'name':'app','image':'app:1'}]}}}}")));
         List<JsonNode> steps = steps(new WorkloadControllers(clock, false), ref);
         // no old pods to keep available: the ReplicaSet gets every replica at once, and pods started together are ready together
@@ -72,7 +73,7 @@ class WorkloadControllersTest {
 
     @Test
     void aStatefulSetScaledToZeroWritesReplicasZeroInTheFieldsTheRealOneWrites() {
-        ObjectRef ref = ObjectRef.of(store.create(json("{'apiVersion':'apps/v1','kind':'StatefulSet','metadata':{'name':'db',"
+        ChildId ref = Ids.of(store.create(json("{'apiVersion':'apps/v1','kind':'StatefulSet','metadata':{'name':'db',"
                 + "'namespace':'default'},'spec':{'replicas':2,'template':{'spec':{'containers':[{'name':'db','image':'db:1'}]}}}}")));
         assertEquals(List.of("1 0 0", "1 1 0", "1 1 1", "1 2 1", "1 2 2"),
                 counts(steps(new WorkloadControllers(clock, false), ref), "observedGeneration", "replicas", "readyReplicas"),
@@ -94,7 +95,7 @@ class WorkloadControllersTest {
 
     @Test
     void aPodIsPendingWhenCreatedAsTheApiServerWritesItThenRunsAndIsReady() {
-        ObjectRef ref = ObjectRef.of(store.create(json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'default'},"
+        ChildId ref = Ids.of(store.create(json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'default'},"
                 + "'spec':{'containers':[{'name':'c','image':'c:1'}]}}")));
         JsonNode captured = Fixtures.json("captured/real-run-3/b2f-catset-change-rolling-catset-sync-235.request.json")
                 .at("/children/Pod.v1/nginx-backend-0/status");
@@ -106,7 +107,7 @@ class WorkloadControllersTest {
 
     @Test
     void aPodWithAReadinessGateNobodySetsRunsButIsNeverReady() {
-        ObjectRef ref = ObjectRef.of(store.create(json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'default'},"
+        ChildId ref = Ids.of(store.create(json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'default'},"
                 + "'spec':{'readinessGates':[{'conditionType':'example.com/lb'}],'containers':[{'name':'c','image':'c:1',"
                 + "'resources':{'limits':{'cpu':'1','memory':'1Gi'}}}]}}")));
         assertEquals("Guaranteed", store.get(ref).orElseThrow().at("/status/qosClass").asText());
@@ -117,7 +118,7 @@ class WorkloadControllersTest {
 
     @Test
     void aJobCompletesOrInABrokenClusterFailsUntilItsBackoffLimitWithGrowingDelays() {
-        ObjectRef ok = ObjectRef.of(store.create(json("{'apiVersion':'batch/v1','kind':'Job','metadata':{'name':'ok','namespace':'default'},"
+        ChildId ok = Ids.of(store.create(json("{'apiVersion':'batch/v1','kind':'Job','metadata':{'name':'ok','namespace':'default'},"
                 + "'spec':{'template':{'spec':{'containers':[{'name':'c','image':'c:1'}]}}}}")));
         List<JsonNode> steps = steps(new WorkloadControllers(clock, false), ok);
         assertEquals(1, steps.get(0).path("active").intValue());
@@ -125,7 +126,7 @@ class WorkloadControllersTest {
                 "Complete after SuccessCriteriaMet, which a current API server requires");
         assertEquals(1, steps.get(steps.size() - 1).path("succeeded").intValue());
 
-        ObjectRef failing = ObjectRef.of(store.create(json("{'apiVersion':'batch/v1','kind':'Job','metadata':{'name':'failing',"
+        ChildId failing = Ids.of(store.create(json("{'apiVersion':'batch/v1','kind':'Job','metadata':{'name':'failing',"
                 + "'namespace':'default'},'spec':{'backoffLimit':2,'template':{'spec':{'containers':[{'name':'c','image':'c:1'}]}}}}")));
         WorkloadControllers broken = new WorkloadControllers(clock, true);
         List<Instant> failures = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.LastAppliedConfiguration;
@@ -33,10 +34,10 @@ final class Apply {
     /** Creates, updates and deletes as Metacontroller would; the updates it sent, in order. */
     List<ChildUpdate> manage(ObjectNode owner, List<ObjectNode> observed, List<ObjectNode> desired) {
         List<ChildUpdate> updates = new ArrayList<>();
-        Map<ObjectRef, ObjectNode> existing = new TreeMap<>();
-        observed.forEach(child -> existing.put(ObjectRef.of(child), child));
-        Map<ObjectRef, ObjectNode> wanted = new TreeMap<>();
-        desired.forEach(child -> wanted.put(ObjectRef.of(child), child));
+        Map<ChildId, ObjectNode> existing = new TreeMap<>(Ids.ORDER);
+        observed.forEach(child -> existing.put(Ids.of(child), child));
+        Map<ChildId, ObjectNode> wanted = new TreeMap<>(Ids.ORDER);
+        desired.forEach(child -> wanted.put(Ids.of(child), child));
         wanted.forEach((ref, child) -> {
             ObjectNode current = existing.get(ref);
             if (current == null) {
@@ -71,7 +72,7 @@ final class Apply {
         return merged;
     }
 
-    private void create(ObjectNode owner, ObjectRef ref, ObjectNode desired) {
+    private void create(ObjectNode owner, ChildId ref, ObjectNode desired) {
         if (store.get(ref).isPresent()) {
             return;
         }
@@ -102,7 +103,7 @@ final class Apply {
         }
         String resource = ResourceKinds.resourceOf(observed.path("kind").asText());
         switch (spec.updateMethod(observed.path("apiVersion").asText(), resource)) {
-            case "Recreate", "RollingRecreate" -> store.delete(ObjectRef.of(observed));
+            case "Recreate", "RollingRecreate" -> store.delete(Ids.of(observed));
             case "InPlace", "RollingInPlace" -> store.update(merged);
             default -> {
                 return Optional.empty();
@@ -112,7 +113,7 @@ final class Apply {
         String lastApplied = observed.path("metadata").path("annotations").path(LastAppliedConfiguration.ANNOTATION).textValue();
         boolean asked = lastApplied == null || !CanonicalJson.string(desired).equals(lastApplied)
                 && !LastAppliedConfiguration.parse(lastApplied).map(desired::equals).orElse(false);
-        return Optional.of(new ChildUpdate(ObjectRef.of(observed), asked, Checker.firstDifference(observed, merged, "")));
+        return Optional.of(new ChildUpdate(Ids.of(observed), asked, Checker.firstDifference(observed, merged, "")));
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.AnswerRules;
 import dev.metahook.internal.contract.Breach;
-import dev.metahook.internal.contract.ObjectId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -87,13 +87,13 @@ final class CallInspection {
         JsonNode observed = request.path(decorator ? "attachments" : "children");
         Set<String> groups = new HashSet<>();
         observed.fieldNames().forEachRemaining(groups::add);
-        Set<ObjectId> related = ids(request.path("related"), namespace);
+        Set<ChildId> related = ids(request.path("related"), namespace);
         related.removeAll(ids(observed, namespace));
         return new AnswerRules.Owner(request.path("controller"), object, decorator, groups, related);
     }
 
-    private static Set<ObjectId> ids(JsonNode map, String namespace) {
-        Set<ObjectId> ids = new HashSet<>();
+    private static Set<ChildId> ids(JsonNode map, String namespace) {
+        Set<ChildId> ids = new HashSet<>();
         map.forEach(group -> group.forEach(object -> ids.add(AnswerRules.id(object, namespace))));
         return ids;
     }

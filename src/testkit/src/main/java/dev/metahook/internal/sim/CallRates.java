@@ -1,6 +1,7 @@
 package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.ChildId;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -20,7 +21,7 @@ public record CallRates(int atRest, int stalled, String stalledDoing, int calls,
      * Measures a converged parent; the passes at rest go to {@code atRest} (they are the hook's calls
      * too), and the simulation is left as it was but for the simulated time gone by.
      */
-    static CallRates measure(Simulation simulation, ObjectRef ref, JsonNode updatedParent, Consumer<CompositeSimulator.Pass> atRest) {
+    static CallRates measure(Simulation simulation, ChildId ref, JsonNode updatedParent, Consumer<CompositeSimulator.Pass> atRest) {
         Simulation stalled = simulation.fork(true);
         Simulation.Run resting = simulation.idle(ref, WATCH, MAX_PASSES);
         resting.passes().forEach(atRest);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
@@ -113,8 +114,8 @@ public final class Checker {
     public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock);
         related.forEach(simulation.store()::create);
-        ObjectRef ref = simulation.create(parent);
-        owner = ref.toString();
+        ChildId ref = simulation.create(parent);
+        owner = Ids.text(ref);
         Simulation.Run created = converge(simulation, ref, false, "create");
         if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
             add(new Breach("no-progress", notSelected(simulation, parent)
@@ -133,8 +134,8 @@ public final class Checker {
     public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock);
         related.forEach(simulation.store()::create);
-        ObjectRef ref = simulation.create(request.path("parent"));
-        owner = ref.toString();
+        ChildId ref = simulation.create(request.path("parent"));
+        owner = Ids.text(ref);
         request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
         if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
             return rest(simulation, ref, updatedParent);
@@ -143,7 +144,7 @@ public final class Checker {
         return report(simulation);
     }
 
-    private Report rest(Simulation simulation, ObjectRef ref, JsonNode updatedParent) {
+    private Report rest(Simulation simulation, ChildId ref, JsonNode updatedParent) {
         Simulation.Run converged = converge(simulation, ref, true, "converge");
         if (converged.converged() && simulation.store() instanceof ObjectStore) {
             int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
@@ -163,7 +164,7 @@ public final class Checker {
             Simulation.Run changed = converge(simulation, ref, true, "spec change");
             if (conflicts(simulation) > conflictsBefore && !changed.converged()) {
                 add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
-                        + simulation.writer().written() + " while the hook answered), the hook did not converge"
+                        + simulation.writer().written().stream().map(Ids::text).toList() + " while the hook answered), the hook did not converge"
                         + changeOf(changed)), "sync", "409");
             }
         }
@@ -182,7 +183,7 @@ public final class Checker {
      * alone; attachments kept then are never synced again. Then the change is undone, and the target
      * is decorated again.
      */
-    private void stopsMatching(Simulation simulation, DecoratorSimulator decorator, ObjectRef ref) {
+    private void stopsMatching(Simulation simulation, DecoratorSimulator decorator, ChildId ref) {
         ObjectNode target = simulation.store().get(ref).orElseThrow();
         Optional<DecoratorSelector.Change> change = decorator.unmatched(target);
         if (change.isEmpty() || !decorator.selects(target)) {
@@ -198,7 +199,7 @@ public final class Checker {
                         + run.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", "unselected");
             } else if (!decorator.attachments(after).isEmpty()) {
                 add(new Breach("kept-attachments", "finalize for the " + step + " said finalized and kept "
-                        + decorator.attachments(after).stream().map(ObjectRef::of).toList() + ": Metacontroller leaves them there,"
+                        + decorator.attachments(after).stream().map(Ids::of).map(Ids::text).toList() + ": Metacontroller leaves them there,"
                         + " never updated or deleted again until the target itself is deleted"), "finalize", "unselected");
             }
         }
@@ -225,7 +226,7 @@ public final class Checker {
         return labels.size() == 0 ? "no labels" : "labels " + CanonicalJson.string(labels);
     }
 
-    private void finalize(Simulation simulation, ObjectRef ref) {
+    private void finalize(Simulation simulation, ChildId ref) {
         Simulation.Run deletion = converge(simulation, ref, true, "delete");
         if (simulation.store().get(ref).isPresent()) {
             add(new Breach("never-finalized", "the " + (spec.decorator() ? "target" : "parent") + " is still there after "
@@ -259,7 +260,7 @@ public final class Checker {
     }
 
     /** After a rollout, the parent's Updated condition must say it reached the latest revision. */
-    private void rollout(Simulation simulation, ObjectRef ref, String step) {
+    private void rollout(Simulation simulation, ChildId ref, String step) {
         simulation.store().get(ref).ifPresent(parent -> {
             for (JsonNode condition : parent.path("status").path("conditions")) {
                 if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
@@ -271,7 +272,7 @@ public final class Checker {
         });
     }
 
-    private Simulation.Run converge(Simulation simulation, ObjectRef ref, boolean settle, String step) {
+    private Simulation.Run converge(Simulation simulation, ChildId ref, boolean settle, String step) {
         int before = simulation.history().size();
         int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
         conflicted = false;
@@ -307,9 +308,9 @@ public final class Checker {
         int first = calls + 1;
         calls += Math.max(1, pass.calls().size());
         count(phase, Math.max(1, pass.calls().size()), simulation.writes(pass));
-        pass.needlessUpdates().forEach(update -> add(needless(pass, step, update), pass.call().hook(), update.child().toString(), phase, first));
+        pass.needlessUpdates().forEach(update -> add(needless(pass, step, update), pass.call().hook(), Ids.text(update.child()), phase, first));
         JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
-        String ownerRef = ObjectRef.of(owner).toString();
+        String ownerRef = Ids.text(Ids.of(owner));
         int number = first;
         for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
             int n = number++;
@@ -319,7 +320,7 @@ public final class Checker {
                 && pass.error().startsWith("labels")) {
             add(new Breach("selector", pass.error()), pass.call().hook(), ownerRef, phase, first);
         }
-        omissions.inspect(pass.call(), owner, (child, breach) -> add(breach, pass.call().hook(), child.toString(), phase, first));
+        omissions.inspect(pass.call(), owner, (child, breach) -> add(breach, pass.call().hook(), Ids.text(child), phase, first));
     }
 
     /**
@@ -332,7 +333,7 @@ public final class Checker {
 
     private static Breach needless(CompositeSimulator.Pass pass, String step, ChildUpdate update) {
         return new Breach("needless-update", pass.call().hook() + " (" + step
-                + ") answered " + update.child() + " as last applied, yet Metacontroller would update it on every call: what it"
+                + ") answered " + Ids.text(update.child()) + " as last applied, yet Metacontroller would update it on every call: what it"
                 + " writes differs from what the API server stores at " + update.change());
     }
 
@@ -341,7 +342,7 @@ public final class Checker {
      * anything Metacontroller acts on ({@link ChildOrder}). Skipped for a decorator's target that
      * Metacontroller no longer syncs.
      */
-    private void repeat(Simulation simulation, ObjectRef ref) {
+    private void repeat(Simulation simulation, ChildId ref) {
         ObjectNode parent = simulation.store().get(ref).orElseThrow();
         if (simulation.simulator() instanceof DecoratorSimulator decorator && !decorator.watches(parent)) {
             return;
@@ -425,7 +426,7 @@ public final class Checker {
         return "; the answer changes at " + firstDifference(before, last, "");
     }
 
-    private String lastStatus(Simulation simulation, ObjectRef ref) {
+    private String lastStatus(Simulation simulation, ChildId ref) {
         return simulation.store().get(ref).map(object -> spec.decorator()
                 ? "; its finalizers are " + object.at("/metadata/finalizers")
                 : "; its status is " + shorten(object.path("status"))).orElse("");

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -36,18 +37,18 @@ final class ChildOrder {
             return Objects.equals(firstList, secondList) ? Optional.empty()
                     : Optional.of("first difference at " + Checker.firstDifference(first, second, ""));
         }
-        Map<ObjectRef, JsonNode> firstByRef = byRef(firstList);
-        Map<ObjectRef, JsonNode> secondByRef = byRef(secondList);
-        Set<ObjectRef> refs = new LinkedHashSet<>(firstByRef.keySet());
+        Map<ChildId, JsonNode> firstByRef = byRef(firstList);
+        Map<ChildId, JsonNode> secondByRef = byRef(secondList);
+        Set<ChildId> refs = new LinkedHashSet<>(firstByRef.keySet());
         refs.addAll(secondByRef.keySet());
-        for (ObjectRef ref : refs) {
+        for (ChildId ref : refs) {
             JsonNode a = firstByRef.get(ref);
             JsonNode b = secondByRef.get(ref);
             if (a == null || b == null) {
-                return Optional.of("/" + field + " has " + ref + " in the " + (a == null ? "second" : "first") + " answer only");
+                return Optional.of("/" + field + " has " + Ids.text(ref) + " in the " + (a == null ? "second" : "first") + " answer only");
             }
             if (!a.equals(b)) {
-                return Optional.of("first difference at /" + field + "[" + ref + "]" + Checker.firstDifference(a, b, ""));
+                return Optional.of("first difference at /" + field + "[" + Ids.text(ref) + "]" + Checker.firstDifference(a, b, ""));
             }
         }
         return rollingOrder(spec, field, firstList, secondList);
@@ -75,7 +76,7 @@ final class ChildOrder {
             String kind = child.path("kind").asText();
             String method = spec.updateMethod(apiVersion, ResourceKinds.resourceOf(kind));
             if (method.startsWith("Rolling")) {
-                ObjectRef ref = ObjectRef.of(child);
+                ChildId ref = Ids.of(child);
                 order.computeIfAbsent(method + " " + (spec.decorator() ? "attachments " : "children ") + kind + "." + apiVersion,
                         type -> new ArrayList<>()).add(ref.namespace().isEmpty() ? ref.name() : ref.namespace() + "/" + ref.name());
             }
@@ -84,9 +85,9 @@ final class ChildOrder {
     }
 
     /** The list keyed as Metacontroller keys it; a second child of the same identity replaces the first. */
-    private static Map<ObjectRef, JsonNode> byRef(JsonNode list) {
-        Map<ObjectRef, JsonNode> byRef = new LinkedHashMap<>();
-        list.forEach(child -> byRef.put(ObjectRef.of(child), child));
+    private static Map<ChildId, JsonNode> byRef(JsonNode list) {
+        Map<ChildId, JsonNode> byRef = new LinkedHashMap<>();
+        list.forEach(child -> byRef.put(Ids.of(child), child));
         return byRef;
     }
 }

@@ -1,5 +1,7 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.api.ChildId;
+
 /**
  * An update Metacontroller sends to an existing child (or attachment) after an answer: which child,
  * whether the answer asked for it (it differs from the child's last-applied configuration), and
@@ -9,13 +11,13 @@ package dev.metahook.internal.sim;
  * stores in another form). Metacontroller sends it on every call, whether or not the API server
  * then stores anything new.
  */
-public record ChildUpdate(ObjectRef child, boolean asked, String change) {
+public record ChildUpdate(ChildId child, boolean asked, String change) {
     public boolean needless() {
         return !asked;
     }
 
     @Override
     public String toString() {
-        return child + (asked ? "" : " (not asked for)") + " at " + change;
+        return Ids.text(child) + (asked ? "" : " (not asked for)") + " at " + change;
     }
 }

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,20 +15,20 @@ public interface Cluster {
 
     ObjectNode create(JsonNode object);
 
-    Optional<ObjectNode> get(ObjectRef ref);
+    Optional<ObjectNode> get(ChildId ref);
 
     /** Replaces an object but its status and server metadata. */
     ObjectNode update(JsonNode object);
 
     /** Writes an object's status through the status subresource; nothing when equal. */
-    void setStatus(ObjectRef ref, JsonNode status);
+    void setStatus(ChildId ref, JsonNode status);
 
     /** Deletes in the background; an object with finalizers is only marked. */
-    void delete(ObjectRef ref);
+    void delete(ChildId ref);
 
-    void addFinalizer(ObjectRef ref, String finalizer);
+    void addFinalizer(ChildId ref, String finalizer);
 
-    void removeFinalizer(ObjectRef ref, String finalizer);
+    void removeFinalizer(ChildId ref, String finalizer);
 
     /** Objects with a controller owner reference to this uid. */
     List<ObjectNode> ownedBy(String uid);

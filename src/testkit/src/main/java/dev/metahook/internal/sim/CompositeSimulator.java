@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.CompositeRequest;
@@ -128,7 +129,7 @@ public final class CompositeSimulator implements Simulator {
 
     /** One sync pass for the parent, as Metacontroller runs it after any event. */
     @Override
-    public Pass sync(ObjectRef parentRef) {
+    public Pass sync(ChildId parentRef) {
         Optional<ObjectNode> found = store.get(parentRef);
         if (found.isEmpty()) {
             return new Pass(Outcome.PARENT_GONE, null, null, null, false, null);
@@ -223,7 +224,7 @@ public final class CompositeSimulator implements Simulator {
         return observed;
     }
 
-    private ObjectNode syncFinalizer(ObjectRef parentRef, ObjectNode parent) {
+    private ObjectNode syncFinalizer(ChildId parentRef, ObjectNode parent) {
         boolean deleting = parent.path("metadata").hasNonNull("deletionTimestamp");
         boolean has = hasFinalizer(parent);
         if (spec.hasFinalize() && !deleting && !has) {
@@ -234,7 +235,7 @@ public final class CompositeSimulator implements Simulator {
         return store.get(parentRef).orElse(parent);
     }
 
-    private Pass apply(ObjectRef parentRef, ObjectNode parent, HookCall call, List<ObjectNode> seen) {
+    private Pass apply(ChildId parentRef, ObjectNode parent, HookCall call, List<ObjectNode> seen) {
         JsonNode response = call.response();
         return apply(parentRef, parent, seen, List.of(call), desiredChildren(parent, response.path("children")), response.get("status"),
                 seconds(response.get("resyncAfterSeconds")), response.path("finalized").asBoolean(false));
@@ -245,7 +246,7 @@ public final class CompositeSimulator implements Simulator {
      * the call (another writer may have changed them since: Metacontroller's update then meets a 409):
      * resync, finalizer, selector check, children, status.
      */
-    private Pass apply(ObjectRef parentRef, ObjectNode parent, List<ObjectNode> seen, List<HookCall> calls, List<ObjectNode> desired,
+    private Pass apply(ChildId parentRef, ObjectNode parent, List<ObjectNode> seen, List<HookCall> calls, List<ObjectNode> desired,
                        JsonNode status, Duration resync, boolean finalized) {
         HookCall call = calls.get(0);
         boolean hadFinalizer = hasFinalizer(parent);
@@ -257,11 +258,11 @@ public final class CompositeSimulator implements Simulator {
         }
         for (ObjectNode child : desired) {
             if (child.path("metadata").has("labels") && !child.path("metadata").get("labels").isObject()) {
-                return new Pass(Outcome.FAILED, call, null, resync, finalized, "invalid labels on desired child " + ObjectRef.of(child)
+                return new Pass(Outcome.FAILED, call, null, resync, finalized, "invalid labels on desired child " + Ids.text(Ids.of(child))
                         + ": .metadata.labels accessor error: " + child.path("metadata").get("labels") + " is not a map");
             }
             if (!matchesSelector(parent, child.path("metadata").path("labels"))) {
-                return new Pass(Outcome.FAILED, call, null, resync, finalized, "labels on desired child " + ObjectRef.of(child)
+                return new Pass(Outcome.FAILED, call, null, resync, finalized, "labels on desired child " + Ids.text(Ids.of(child))
                         + " don't match parent selector", List.of(), calls);
             }
         }
@@ -272,8 +273,8 @@ public final class CompositeSimulator implements Simulator {
             try {
                 updates = apply.manage(parent, seen, desired);
             } catch (Conflict conflict) {
-                manageError = "can't reconcile children for " + parent.path("kind").asText() + " " + ObjectRef.of(parent).namespace()
-                        + "/" + ObjectRef.of(parent).name() + ": " + conflict.getMessage();
+                manageError = "can't reconcile children for " + parent.path("kind").asText() + " " + Ids.of(parent).namespace()
+                        + "/" + Ids.of(parent).name() + ": " + conflict.getMessage();
             }
         }
         writeStatus(parentRef, parent, status);
@@ -286,7 +287,7 @@ public final class CompositeSimulator implements Simulator {
      * revision's fields, claims moved as {@link RollingUpdate} says, empty revisions deleted, then the
      * aggregated answer applied with the {@code Updated} condition in the latest revision's status.
      */
-    private Pass syncRevisions(ObjectRef parentRef, ObjectNode parent) {
+    private Pass syncRevisions(ChildId parentRef, ObjectNode parent) {
         Customize.Result related = customize.related(parent, version(parent));
         if (related.failed()) {
             return new Pass(Outcome.FAILED, related.call(), null, null, false, failure(related.call()));
@@ -378,7 +379,7 @@ public final class CompositeSimulator implements Simulator {
         return Apply.merged(observed, desired);
     }
 
-    private void writeStatus(ObjectRef parentRef, ObjectNode parent, JsonNode status) {
+    private void writeStatus(ChildId parentRef, ObjectNode parent, JsonNode status) {
         ObjectNode written = status != null && status.isObject() ? status.deepCopy() : Json.object();
         written.put("observedGeneration", parent.path("metadata").path("generation").asLong(0));
         if (spec.parentSchema() != null) {

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.wire.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ public final class ConcurrentWriter implements HookClient {
     private final HookClient hooks;
     private final Cluster store;
     private boolean armed;
-    private final List<ObjectRef> written = new ArrayList<>();
+    private final List<ChildId> written = new ArrayList<>();
 
     ConcurrentWriter(HookClient hooks, Cluster store) {
         this.hooks = hooks;
@@ -33,7 +34,7 @@ public final class ConcurrentWriter implements HookClient {
     }
 
     /** The children written so far. */
-    public List<ObjectRef> written() {
+    public List<ChildId> written() {
         return List.copyOf(written);
     }
 
@@ -50,7 +51,7 @@ public final class ConcurrentWriter implements HookClient {
     }
 
     private void touch(JsonNode child) {
-        ObjectRef ref = ObjectRef.of(child);
+        ChildId ref = Ids.of(child);
         store.get(ref).filter(stored -> !stored.path("metadata").hasNonNull("deletionTimestamp")).ifPresent(stored -> {
             ObjectNode changed = stored.deepCopy();
             changed.withObjectProperty("metadata").withObjectProperty("annotations").put(ANNOTATION, Integer.toString(written.size() + 1));

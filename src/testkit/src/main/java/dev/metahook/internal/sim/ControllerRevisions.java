@@ -197,7 +197,7 @@ final class ControllerRevisions {
         for (Iterator<Map.Entry<String, ObjectNode>> it = stored.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, ObjectNode> entry = it.next();
             if (!wanted.contains(entry.getKey())) {
-                store.delete(ObjectRef.of(entry.getValue()));
+                store.delete(Ids.of(entry.getValue()));
                 it.remove();
             }
         }

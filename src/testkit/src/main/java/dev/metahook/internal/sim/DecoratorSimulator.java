@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.wire.DecoratorRequest;
 import dev.metahook.internal.wire.HookVersion;
 import dev.metahook.internal.wire.ObjectMap;
@@ -78,7 +79,7 @@ public final class DecoratorSimulator implements Simulator {
 
     /** One pass for the target; a failed call changes nothing. */
     @Override
-    public CompositeSimulator.Pass sync(ObjectRef targetRef) {
+    public CompositeSimulator.Pass sync(ChildId targetRef) {
         Optional<ObjectNode> found = store.get(targetRef);
         if (found.isEmpty()) {
             return new CompositeSimulator.Pass(CompositeSimulator.Outcome.PARENT_GONE, null, null, null, false, null);
@@ -169,7 +170,7 @@ public final class DecoratorSimulator implements Simulator {
         return false;
     }
 
-    private ObjectNode syncFinalizer(ObjectRef targetRef, ObjectNode target) {
+    private ObjectNode syncFinalizer(ChildId targetRef, ObjectNode target) {
         boolean deleting = target.path("metadata").hasNonNull("deletionTimestamp");
         boolean has = hasFinalizer(target);
         if (spec.hasFinalize() && !deleting && !has) {
@@ -180,7 +181,7 @@ public final class DecoratorSimulator implements Simulator {
         return store.get(targetRef).orElse(target);
     }
 
-    private CompositeSimulator.Pass applyAnswer(ObjectRef targetRef, ObjectNode target, CompositeSimulator.HookCall call) {
+    private CompositeSimulator.Pass applyAnswer(ChildId targetRef, ObjectNode target, CompositeSimulator.HookCall call) {
         JsonNode response = call.response();
         boolean finalized = response.path("finalized").asBoolean(false);
         ObjectNode updated = decorated(target, response);

@@ -3,6 +3,7 @@ package dev.metahook.internal.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import java.util.UUID;
  * thread-safe: one simulation drives it.
  */
 public final class ObjectStore implements Cluster {
-    private final Map<ObjectRef, ObjectNode> objects = new TreeMap<>();
+    private final Map<ChildId, ObjectNode> objects = new TreeMap<>(Ids.ORDER);
     private final Clock clock;
     private long resourceVersion = 1000;
     private long writes;
@@ -49,14 +50,14 @@ public final class ObjectStore implements Cluster {
     /** Stores a new object with server metadata; an existing one of that name is an error (AlreadyExists). */
     @Override
     public ObjectNode create(JsonNode object) {
-        ObjectRef ref = ObjectRef.of(object);
+        ChildId ref = Ids.of(object);
         if (objects.containsKey(ref)) {
-            throw new IllegalStateException(ref + " already exists");
+            throw new IllegalStateException(Ids.text(ref) + " already exists");
         }
         ObjectNode stored = (ObjectNode) stored(object);
         ObjectNode metadata = stored.withObjectProperty("metadata");
         if (!metadata.hasNonNull("uid")) {
-            metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + ref).getBytes(StandardCharsets.UTF_8)).toString());
+            metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + Ids.text(ref)).getBytes(StandardCharsets.UTF_8)).toString());
         }
         ApiServerDefaults.apply(stored, metadata.path("uid").asText());
         ApiServerDefaults.initialStatus(stored);
@@ -72,7 +73,7 @@ public final class ObjectStore implements Cluster {
     }
 
     @Override
-    public Optional<ObjectNode> get(ObjectRef ref) {
+    public Optional<ObjectNode> get(ChildId ref) {
         return Optional.ofNullable(objects.get(ref)).map(ObjectNode::deepCopy);
     }
 
@@ -83,7 +84,7 @@ public final class ObjectStore implements Cluster {
      */
     @Override
     public ObjectNode update(JsonNode object) {
-        ObjectRef ref = ObjectRef.of(object);
+        ChildId ref = Ids.of(object);
         ObjectNode existing = require(ref);
         String sent = object.path("metadata").path("resourceVersion").asText(null);
         if (sent != null && !sent.equals(existing.path("metadata").path("resourceVersion").asText())) {
@@ -110,7 +111,7 @@ public final class ObjectStore implements Cluster {
 
     /** Writes an object's status (the status subresource, or a workload controller playing its part); no write when equal. */
     @Override
-    public void setStatus(ObjectRef ref, JsonNode status) {
+    public void setStatus(ChildId ref, JsonNode status) {
         ObjectNode existing = require(ref);
         JsonNode stored = stored(status);
         if (stored.equals(existing.get("status"))) {
@@ -123,7 +124,7 @@ public final class ObjectStore implements Cluster {
 
     /** Deletes, or marks for deletion while finalizers remain; dependents go with their owner. */
     @Override
-    public void delete(ObjectRef ref) {
+    public void delete(ChildId ref) {
         ObjectNode existing = objects.get(ref);
         if (existing == null) {
             return;
@@ -142,7 +143,7 @@ public final class ObjectStore implements Cluster {
     }
 
     @Override
-    public void addFinalizer(ObjectRef ref, String finalizer) {
+    public void addFinalizer(ChildId ref, String finalizer) {
         ObjectNode existing = require(ref);
         ArrayNode finalizers = existing.withObjectProperty("metadata").withArray("finalizers");
         for (JsonNode present : finalizers) {
@@ -156,7 +157,7 @@ public final class ObjectStore implements Cluster {
 
     /** Removes a finalizer; an object being deleted goes once it has none left. */
     @Override
-    public void removeFinalizer(ObjectRef ref, String finalizer) {
+    public void removeFinalizer(ChildId ref, String finalizer) {
         ObjectNode existing = objects.get(ref);
         if (existing == null) {
             return;
@@ -232,7 +233,7 @@ public final class ObjectStore implements Cluster {
             return;
         }
         for (ObjectNode dependent : ownedByAny(ownerUid)) {
-            delete(ObjectRef.of(dependent));
+            delete(Ids.of(dependent));
         }
     }
 
@@ -248,10 +249,10 @@ public final class ObjectStore implements Cluster {
         return owned;
     }
 
-    private ObjectNode require(ObjectRef ref) {
+    private ObjectNode require(ChildId ref) {
         ObjectNode existing = objects.get(ref);
         if (existing == null) {
-            throw new IllegalStateException(ref + " does not exist");
+            throw new IllegalStateException(Ids.text(ref) + " does not exist");
         }
         return existing;
     }

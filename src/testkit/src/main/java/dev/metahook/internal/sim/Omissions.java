@@ -1,6 +1,7 @@
 package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.Breach;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -17,7 +18,7 @@ import java.util.function.BiConsumer;
 final class Omissions {
     private final String field;
     private final String what;
-    private final Map<Long, Set<ObjectRef>> desiredByGeneration = new HashMap<>();
+    private final Map<Long, Set<ChildId>> desiredByGeneration = new HashMap<>();
 
     /** @param field {@code children} or {@code attachments}: where the request and the response hold them */
     Omissions(String field) {
@@ -31,28 +32,26 @@ final class Omissions {
     }
 
     /** The breaches of one sync answer for this owner (the parent, or a decorator's target), each with the child it is about. */
-    void inspect(CompositeSimulator.HookCall call, JsonNode owner, BiConsumer<ObjectRef, Breach> breaches) {
+    void inspect(CompositeSimulator.HookCall call, JsonNode owner, BiConsumer<ChildId, Breach> breaches) {
         if (call.response() == null || call.hook().equals("customize") || call.request().path("finalizing").asBoolean(false)) {
             return;
         }
         long generation = owner.path("metadata").path("generation").asLong();
-        Set<ObjectRef> now = new LinkedHashSet<>();
+        Set<ChildId> now = new LinkedHashSet<>();
         call.response().path(field).forEach(object -> now.add(inOwnersNamespace(object, owner)));
-        Set<ObjectRef> observed = new LinkedHashSet<>();
+        Set<ChildId> observed = new LinkedHashSet<>();
         call.request().path(field).forEach(group -> group.forEach(object -> observed.add(inOwnersNamespace(object, owner))));
-        Set<ObjectRef> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
-        for (ObjectRef ref : before) {
+        Set<ChildId> before = desiredByGeneration.computeIfAbsent(generation, g -> new LinkedHashSet<>(now));
+        for (ChildId ref : before) {
             if (!now.contains(ref) && observed.contains(ref)) {
-                breaches.accept(ref, new Breach("deletes-children", "sync left out " + what + ref + ", which it answered before for the"
+                breaches.accept(ref, new Breach("deletes-children", "sync left out " + what + Ids.text(ref) + ", which it answered before for the"
                         + " same spec (generation " + generation + "): Metacontroller deletes it"));
             }
         }
     }
 
     /** The object's identity, in its owner's namespace when it names none. */
-    static ObjectRef inOwnersNamespace(JsonNode object, JsonNode owner) {
-        ObjectRef ref = ObjectRef.of(object);
-        return ref.namespace().isEmpty()
-                ? new ObjectRef(ref.apiVersion(), ref.kind(), owner.path("metadata").path("namespace").asText(""), ref.name()) : ref;
+    static ChildId inOwnersNamespace(JsonNode object, JsonNode owner) {
+        return Ids.of(object).inNamespace(owner.path("metadata").path("namespace").asText(""));
     }
 }

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.Breach;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,22 +69,22 @@ final class RelatedChecks {
         if (related == null) {
             return Optional.empty();
         }
-        ObjectRef ref = ObjectRef.of(related);
+        ChildId ref = Ids.of(related);
         Optional<ObjectNode> stored = simulation.store().get(ref);
         if (stored.isEmpty()) {
             return Optional.empty();
         }
         simulation.store().delete(ref);
-        Simulation.Run run = converge.apply("deleting related " + ref);
+        Simulation.Run run = converge.apply("deleting related " + Ids.text(ref));
         CompositeSimulator.HookCall after = lastAnswered(run.passes());
         Optional<Breach> breach = after != null
                 && ChildOrder.difference(simulation.simulator().spec(), last.response(), after.response()).isEmpty()
-                ? Optional.of(new Breach("ignores-related", "the answer stayed the same when related " + ref
+                ? Optional.of(new Breach("ignores-related", "the answer stayed the same when related " + Ids.text(ref)
                 + ", which customize asked for, was deleted: the hook does not read its related objects"))
                 : Optional.empty();
         if (simulation.store().get(ref).isEmpty()) {
             simulation.store().create(stored.get());
-            converge.apply("restoring related " + ref);
+            converge.apply("restoring related " + Ids.text(ref));
         }
         return breach;
     }

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -106,9 +107,9 @@ public final class Simulation {
     }
 
     /** Creates the parent, as {@code kubectl apply} would. */
-    public ObjectRef create(JsonNode parent) {
+    public ChildId create(JsonNode parent) {
         queue.add();
-        return ObjectRef.of(store.create(pruned(parent)));
+        return Ids.of(store.create(pruned(parent)));
     }
 
     /** The parent as the API server keeps it: pruned by its CRD's schema when that is known (apiVersion, kind and metadata kept). */
@@ -128,7 +129,7 @@ public final class Simulation {
 
     /** Changes the parent's spec (metadata and status stay the server's). */
     public void edit(JsonNode parent) {
-        ObjectNode current = store.get(ObjectRef.of(parent)).orElseThrow();
+        ObjectNode current = store.get(Ids.of(parent)).orElseThrow();
         ObjectNode edited = current.deepCopy();
         edited.set("spec", pruned(parent).path("spec").deepCopy());
         store.update(edited);
@@ -136,13 +137,13 @@ public final class Simulation {
     }
 
     /** Deletes the parent; with Metacontroller's finalizer on it, it stays until finalize says done. */
-    public void delete(ObjectRef parent) {
+    public void delete(ChildId parent) {
         store.delete(parent);
         queue.add();
     }
 
     /** One sync pass, then the workloads settle all the way if asked. */
-    public CompositeSimulator.Pass pass(ObjectRef parent, boolean settle) {
+    public CompositeSimulator.Pass pass(ChildId parent, boolean settle) {
         CompositeSimulator.Pass pass = sync(parent);
         if (settle) {
             WorkloadControllers.settle(store, clock);
@@ -189,7 +190,7 @@ public final class Simulation {
      * keep failing), or ten times that many in all. The run starts with a sync, for whatever changed before
      * it (in the store, or on a real API server beside the simulation).
      */
-    public Run converge(ObjectRef parent, int maxPasses, boolean settle) {
+    public Run converge(ChildId parent, int maxPasses, boolean settle) {
         return converge(parent, maxPasses, settle, true);
     }
 
@@ -198,7 +199,7 @@ public final class Simulation {
      * through this simulation) starts the run, else the workloads' next step does: a step of the life right
      * after another, with nothing changed in between, gives Metacontroller nothing to sync for.
      */
-    public Run converge(ObjectRef parent, int maxPasses, boolean settle, boolean event) {
+    public Run converge(ChildId parent, int maxPasses, boolean settle, boolean event) {
         Instant start = clock.instant();
         List<CompositeSimulator.Pass> passes = new ArrayList<>();
         if (event) {
@@ -244,7 +245,7 @@ public final class Simulation {
      * {@code maxPasses} passes, and at most {@link #SAME_INSTANT} in a row at one instant (syncs that
      * keep causing themselves: a hot loop); the run says whether the span ended first.
      */
-    public Run idle(ObjectRef parent, Duration span, int maxPasses) {
+    public Run idle(ChildId parent, Duration span, int maxPasses) {
         Instant start = clock.instant();
         Instant end = start.plus(span);
         List<CompositeSimulator.Pass> passes = new ArrayList<>();
@@ -289,7 +290,7 @@ public final class Simulation {
     }
 
     /** One sync as a worker runs it, and what it leaves in the queue: its own writes are events, a failure is retried. */
-    private CompositeSimulator.Pass sync(ObjectRef parent) {
+    private CompositeSimulator.Pass sync(ChildId parent) {
         Instant now = clock.instant();
         queue.take(now);
         long before = store.writes();

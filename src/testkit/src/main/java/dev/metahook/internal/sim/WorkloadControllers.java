@@ -3,6 +3,7 @@ package dev.metahook.internal.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.api.ChildId;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
 import java.security.MessageDigest;
@@ -41,7 +42,7 @@ public final class WorkloadControllers {
 
     private final Clock clock;
     private final boolean broken;
-    private final Map<ObjectRef, Instant> retries = new HashMap<>();
+    private final Map<ChildId, Instant> retries = new HashMap<>();
 
     /** @param broken pods never become ready and Jobs fail (a bad image, a cluster out of capacity) */
     public WorkloadControllers(Clock clock, boolean broken) {
@@ -71,7 +72,7 @@ public final class WorkloadControllers {
         boolean changed = false;
         Instant now = clock.instant();
         for (ObjectNode object : store.all()) {
-            ObjectRef ref = ObjectRef.of(object);
+            ChildId ref = Ids.of(object);
             Instant retry = retries.get(ref);
             if (retry != null && retry.isAfter(now) || object.path("metadata").hasNonNull("deletionTimestamp")) {
                 continue;
@@ -94,7 +95,7 @@ public final class WorkloadControllers {
             if (object.path("metadata").hasNonNull("deletionTimestamp")) {
                 continue;
             }
-            Instant retry = retries.get(ObjectRef.of(object));
+            Instant retry = retries.get(Ids.of(object));
             Instant due = retry != null && retry.isAfter(now) ? retry : moves(object) ? now.plus(STEP) : null;
             if (due != null && (earliest == null || due.isBefore(earliest))) {
                 earliest = due;
@@ -300,7 +301,7 @@ public final class WorkloadControllers {
                     "Job has reached the specified backoff limit", now);
         } else {
             Duration delay = JOB_BACKOFF.multipliedBy(1L << Math.min(failed - 1, 10));
-            retries.put(ObjectRef.of(job), clock.instant().plus(delay.compareTo(JOB_BACKOFF_CAP) > 0 ? JOB_BACKOFF_CAP : delay));
+            retries.put(Ids.of(job), clock.instant().plus(delay.compareTo(JOB_BACKOFF_CAP) > 0 ? JOB_BACKOFF_CAP : delay));
         }
         return next;
     }
