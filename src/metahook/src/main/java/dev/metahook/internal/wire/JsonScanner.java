@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
  * streaming parser would tokenize and intern every field name of a child nobody reads, which cost
  * as much as parsing it. Not thread-safe: one scanner per body.
  *
- * <p>As it passes over values it also counts what their trees would hold, as {@link JsonCensus} does
- * in a pass of its own: {@link #mark} and {@link #censusSinceMark} give the census of what was scanned in
+ * <p>As it passes over values it also counts what their trees would hold ({@link JsonCensus}; the
+ * request's only count of it, checked against a reference count in the tests): {@link #mark} and {@link #censusSinceMark} give the census of what was scanned in
  * between (a field parsed as a tree, an observed object), so what a call builds is priced without
  * passing over its bytes again. {@link #valueEnd} counts the whole value; {@link #fieldSpans} counts
  * its object and field names, and its visitor the values. The census's depth is not counted here:
@@ -41,7 +41,7 @@ final class JsonScanner {
     private final byte[] body;
     private final int limit;
     private final long[] arrays = new long[(MAX_DEPTH + 63) / 64];
-    /** The census so far: what {@link JsonCensus} counts, the same way. */
+    /** The census so far. */
     private long objects;
     private long emptyObjects;
     private long arrayCount;
@@ -479,8 +479,7 @@ final class JsonScanner {
 
     /**
      * {@link #stringEnd}; when the string starts with a brace, the JSON text it may hold is counted in
-     * the same pass, by its structural bytes outside escapes as {@link JsonCensus} counts it (a name's
-     * too, as the census does).
+     * the same pass, by its structural bytes outside escapes (a name's too).
      */
     private int countedStringEnd(int start) {
         if (start + 1 >= limit || body[start + 1] != '{') {

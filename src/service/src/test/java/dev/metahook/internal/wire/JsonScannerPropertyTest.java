@@ -37,7 +37,7 @@ class JsonScannerPropertyTest {
     @Property(tries = 3000, maxDiscardRatio = 10)
     void countsWhatTheCensusCounts(@ForAll("mutations") byte[] text) {
         Assume.that(JsonScannerTest.jacksonAccepts(text));
-        assertEquals(withoutDepth(JsonCensus.of(text, first(text), end(text))), counted(text), () -> new String(text, StandardCharsets.UTF_8));
+        assertEquals(withoutDepth(ReferenceCensus.of(text, first(text), end(text))), counted(text), () -> new String(text, StandardCharsets.UTF_8));
     }
 
     /** The same on the captured objects of real Metacontroller requests: last-applied annotations, managed fields, and all. */
@@ -46,7 +46,7 @@ class JsonScannerPropertyTest {
         for (String name : new String[] {"webapp-sync.json", "database-sync.json", "database-finalize.json"}) {
             try (var in = getClass().getResourceAsStream("/dev/metahook/cli/warm-up/" + name)) {
                 byte[] text = in.readAllBytes();
-                assertEquals(withoutDepth(JsonCensus.of(text, first(text), end(text))), counted(text), name);
+                assertEquals(withoutDepth(ReferenceCensus.of(text, first(text), end(text))), counted(text), name);
             }
         }
     }
