@@ -62,6 +62,8 @@ final class JsonScanner {
     private long largestString;
     /** Whether the string {@link #stringEnd} passed over last holds a byte from 0x80 up. */
     private boolean wide;
+    /** {@link #mayLoseInTypedForm} of the string passed over last. */
+    private boolean lossy;
 
     JsonScanner(byte[] body) {
         this.body = body;
@@ -283,6 +285,7 @@ final class JsonScanner {
         byte[] b = body;
         int i = start + 1;
         wide = false;
+        lossy = true;
         while (true) {
             while (i < limit && PLAIN[b[i] & 0xFF]) {
                 i++;
@@ -339,84 +342,61 @@ final class JsonScanner {
         return text(body, start, end);
     }
 
-    /** The same for a string of a body scanned before: its bytes are known to be well-formed. */
+    /**
+     * The same for a string of a body scanned before: its bytes are known to be well-formed. One pass
+     * into characters: escapes through {@link #unescaped}, UTF-8 sequences decoded (a character, or two
+     * for one above U+FFFF); never more characters than bytes.
+     */
     static String text(byte[] body, int start, int end) {
         int from = start + 1;
         int to = end - 1;
-        boolean plain = true;
-        for (int i = from; i < to && plain; i++) {
-            plain = body[i] != '\\' && body[i] >= 0;
+        int i = from;
+        while (i < to && body[i] != '\\' && body[i] >= 0) {
+            i++;
         }
-        if (plain) {
+        if (i == to) {
             return new String(body, from, to - from, StandardCharsets.ISO_8859_1);
         }
-        String ascii = asciiUnescaped(body, from, to);
-        if (ascii != null) {
-            return ascii;
+        char[] out = new char[to - from];
+        int length = 0;
+        for (int k = from; k < i; k++) {
+            out[length++] = (char) body[k];
         }
-        StringBuilder out = new StringBuilder(to - from);
-        int run = from;
-        for (int i = from; i < to; ) {
-            if (body[i] != '\\') {
+        while (i < to) {
+            int c = body[i] & 0xFF;
+            if (c == '\\') {
+                out[length++] = (char) unescaped(body, i);
+                i += body[i + 1] == 'u' ? 6 : 2;
+            } else if (c < 0x80) {
+                out[length++] = (char) c;
                 i++;
-                continue;
-            }
-            out.append(new String(body, run, i - run, StandardCharsets.UTF_8));
-            byte escaped = body[i + 1];
-            if (escaped == 'u') {
-                out.append((char) Integer.parseInt(new String(body, i + 2, 4, StandardCharsets.ISO_8859_1), 16));
-                i += 6;
-            } else {
-                out.append(switch (escaped) {
-                    case 'b' -> '\b';
-                    case 'f' -> '\f';
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    case 't' -> '\t';
-                    default -> (char) escaped;
-                });
+            } else if (c < 0xE0) {
+                out[length++] = (char) ((c & 0x1F) << 6 | body[i + 1] & 0x3F);
                 i += 2;
+            } else if (c < 0xF0) {
+                out[length++] = (char) ((c & 0x0F) << 12 | (body[i + 1] & 0x3F) << 6 | body[i + 2] & 0x3F);
+                i += 3;
+            } else {
+                int point = (c & 0x07) << 18 | (body[i + 1] & 0x3F) << 12 | (body[i + 2] & 0x3F) << 6 | body[i + 3] & 0x3F;
+                length += Character.toChars(point, out, length);
+                i += 4;
             }
-            run = i;
         }
-        return out.append(new String(body, run, to - run, StandardCharsets.UTF_8)).toString();
+        return new String(out, 0, length);
     }
 
-    /**
-     * An ASCII string whose escapes all stand for ASCII (a last-applied annotation is JSON, its quotes
-     * escaped), unescaped in one buffer; null for anything else.
-     */
-    private static String asciiUnescaped(byte[] body, int from, int to) {
-        byte[] out = new byte[to - from];
-        int length = 0;
-        for (int i = from; i < to; i++) {
-            byte c = body[i];
-            if (c < 0) {
-                return null;
-            }
-            if (c == '\\') {
-                byte escaped = body[++i];
-                if (escaped == 'u') {
-                    int unit = Integer.parseInt(new String(body, i + 1, 4, StandardCharsets.ISO_8859_1), 16);
-                    if (unit >= 0x80) {
-                        return null;
-                    }
-                    c = (byte) unit;
-                    i += 4;
-                } else {
-                    c = switch (escaped) {
-                        case 'b' -> '\b';
-                        case 'f' -> '\f';
-                        case 'n' -> '\n';
-                        case 'r' -> '\r';
-                        case 't' -> '\t';
-                        default -> escaped;
-                    };
-                }
-            }
-            out[length++] = c;
-        }
-        return new String(out, 0, length, StandardCharsets.ISO_8859_1);
+    /** The character (a UTF-16 unit) the well-formed escape at {@code body[i]} (its backslash) stands for. */
+    private static int unescaped(byte[] body, int i) {
+        return switch (body[i + 1]) {
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case 'n' -> '\n';
+            case 'r' -> '\r';
+            case 't' -> '\t';
+            case 'u' -> Character.digit(body[i + 2], 16) << 12 | Character.digit(body[i + 3], 16) << 8
+                    | Character.digit(body[i + 4], 16) << 4 | Character.digit(body[i + 5], 16);
+            default -> body[i + 1];
+        };
     }
 
     MalformedRequestException invalid(int at, String reason) {
@@ -479,7 +459,8 @@ final class JsonScanner {
 
     /**
      * {@link #stringEnd}; when the string starts with a brace, the JSON text it may hold is counted in
-     * the same pass, by its structural bytes outside escapes (a name's too).
+     * the same pass, by its structural bytes outside escapes (a name's too), and read for what a typed
+     * model may lose ({@link #mayLoseInTypedForm}).
      */
     private int countedStringEnd(int start) {
         if (start + 1 >= limit || body[start + 1] != '{') {
@@ -488,21 +469,73 @@ final class JsonScanner {
         int i = start + 1;
         long nodes = 1;
         wide = false;
+        boolean loses = false;
+        boolean quoted = false;
+        boolean skip = false;
+        int previous = 0;
         while (true) {
             int c = at(i) & 0xFF;
             if (PLAIN[c]) {
                 if (STRUCTURAL[c]) {
                     nodes++;
                 }
+                if (!quoted) {
+                    loses = loses || losesAt(previous, c);
+                    previous = c;
+                } else {
+                    skip = false;
+                }
                 i++;
             } else if (c == '"') {
                 embeddedNodes += nodes;
                 embeddedBytes += i - start - 1;
+                lossy = loses;
                 return i + 1;
+            } else if (c == '\\') {
+                int next = escapeEnd(i);
+                int unescaped = unescaped(body, i);
+                i = next;
+                if (quoted) {
+                    quoted = skip || unescaped != '"';
+                    skip = !skip && unescaped == '\\';
+                    previous = '"';
+                } else if (unescaped == '"') {
+                    quoted = true;
+                } else {
+                    loses = loses || losesAt(previous, unescaped);
+                    previous = unescaped;
+                }
             } else {
                 i = pastNonPlain(i, c);
+                skip = false;
+                previous = 0x80;
             }
         }
+    }
+
+    /**
+     * Whether a character of a JSON text held in a string, outside the text's own strings, after
+     * {@code previous}, begins what a typed model may not give back: a null, an empty object or list, a
+     * number's fraction or exponent.
+     */
+    private static boolean losesAt(int previous, int c) {
+        return switch (c) {
+            case 'n' -> true;
+            case '.', 'e', 'E' -> previous >= '0' && previous <= '9';
+            case '}' -> previous == '{';
+            case ']' -> previous == '[';
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the string passed over last may hold what a typed model does not give back (a null, an
+     * empty object or list, a number with a fraction or an exponent): false only for a string holding
+     * a JSON text (it begins with a brace, as a last-applied annotation does) with none of these outside
+     * its own strings. A string that merely looks like such text only costs its reader the slower path.
+     */
+    boolean mayLoseInTypedForm() {
+        return lossy;
     }
 
     /** {@link #numberEnd}, counted as an integer, or as a decimal when it has a fraction or an exponent or more than 18 characters. */

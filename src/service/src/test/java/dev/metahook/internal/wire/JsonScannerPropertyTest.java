@@ -51,6 +51,96 @@ class JsonScannerPropertyTest {
         }
     }
 
+    /**
+     * What the scanner reads off a JSON text held in a string as it passes over it (a last-applied
+     * annotation: whether a typed model may lose some of it) is what a walk of the unescaped text says,
+     * the walk the last-applied check made before; and the string's text is that text.
+     */
+    @Property(tries = 3000)
+    void readsWhatATypedModelMayLoseAsAWalkOfTheTextDoes(@ForAll("heldTexts") String held, @ForAll long seed) {
+        byte[] string = quoted(held, new Random(seed));
+        JsonScanner scanner = new JsonScanner(string);
+        assertEquals(string.length, scanner.valueEnd(0));
+        boolean loses = mayLoseInTypedForm(held);
+        assertEquals(loses, scanner.mayLoseInTypedForm(), () -> new String(string, StandardCharsets.UTF_8));
+        assertEquals(held, JsonScanner.text(string, 0, string.length));
+        Statistics.collect(loses ? "may lose" : "keeps");
+        Statistics.coverage(coverage -> {
+            coverage.check("may lose").count(count -> count >= 300);
+            coverage.check("keeps").count(count -> count >= 300);
+        });
+    }
+
+    /** A string that does not begin with a brace holds no JSON object: the scanner does not say it keeps in typed form. */
+    @Property(tries = 300)
+    void aStringNotBeginningWithABraceMayLose(@ForAll("heldTexts") String held, @ForAll long seed) {
+        byte[] string = quoted(" " + held, new Random(seed));
+        JsonScanner scanner = new JsonScanner(string);
+        scanner.valueEnd(0);
+        assertEquals(true, scanner.mayLoseInTypedForm());
+    }
+
+    /**
+     * The reference: a walk of the text as the last-applied check made it, outside the text's strings
+     * a null, an empty object or list, a digit followed by a fraction or an exponent.
+     */
+    private static boolean mayLoseInTypedForm(String json) {
+        boolean inString = false;
+        char previous = 0;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == 'n' || (c == '.' || c == 'e' || c == 'E') && Character.isDigit(previous)
+                    || c == '}' && previous == '{' || c == ']' && previous == '[') {
+                return true;
+            }
+            previous = c;
+        }
+        return false;
+    }
+
+    /**
+     * {@code text} as a JSON string, escaped as it must be, and now and then where it need not be
+     * ({@code \\uXXXX}, {@code \\/}); but its first character, the brace the scanner knows a JSON text
+     * by (an escaped one it does not read, and says the string may lose: the slower path, never a wrong answer).
+     */
+    private static byte[] quoted(String text, Random random) {
+        StringBuilder out = new StringBuilder("\"");
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20 || i > 0 && random.nextInt(10) == 0) {
+                out.append(String.format("\\u%04x", (int) c));
+                if (Character.isHighSurrogate(c)) {
+                    out.append(String.format("\\u%04x", (int) text.charAt(++i)));
+                }
+            } else if (c == '/' && random.nextBoolean()) {
+                out.append("\\/");
+            } else {
+                out.append(c);
+                if (Character.isHighSurrogate(c)) {
+                    out.append(text.charAt(++i));
+                }
+            }
+        }
+        return out.append('"').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** JSON-like texts that begin with a brace, from the characters that matter to the walk, with escapes, UTF-8 and a pair. */
+    @Provide
+    Arbitrary<String> heldTexts() {
+        return Arbitraries.strings().withChars("{}[]:,\"\\ .0123456789eEnul/\t\u00e9\u20ac").ofMaxLength(24)
+                .map(text -> "{" + text.replace("u", "\ud83d\ude00"));
+    }
+
     private static int first(byte[] text) {
         return new JsonScanner(text).skipWhitespace(0);
     }
