@@ -23,8 +23,13 @@ final class JsonScanner {
     /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
     private static final boolean[] PLAIN = new boolean[256];
     private static final boolean[] ESCAPES = new boolean[256];
-    /** The bytes of a JSON text held in a string that the census counts as its nodes. */
-    private static final boolean[] STRUCTURAL = new boolean[256];
+    /**
+     * What a plain byte of a JSON text held in a string is: one the census counts as a node (brace,
+     * bracket, colon, comma), one that may begin what a typed model loses ({@link #losesAt}), or neither.
+     */
+    private static final byte[] HELD = new byte[256];
+    private static final byte NODE = 1;
+    private static final byte LOSSY = 2;
 
     static {
         for (int c = 0x20; c < 0x80; c++) {
@@ -34,7 +39,10 @@ final class JsonScanner {
             ESCAPES[c] = true;
         }
         for (char c : "{[:,".toCharArray()) {
-            STRUCTURAL[c] = true;
+            HELD[c] = NODE;
+        }
+        for (char c : "n.eE}]".toCharArray()) {
+            HELD[c] = LOSSY;
         }
     }
 
@@ -471,19 +479,17 @@ final class JsonScanner {
         wide = false;
         boolean loses = false;
         boolean quoted = false;
-        boolean skip = false;
-        int previous = 0;
+        int afterEscape = -1;
+        int escapedChar = 0;
+        int afterBackslash = -1;
         while (true) {
             int c = at(i) & 0xFF;
             if (PLAIN[c]) {
-                if (STRUCTURAL[c]) {
+                byte kind = HELD[c];
+                if (kind == NODE) {
                     nodes++;
-                }
-                if (!quoted) {
-                    loses = loses || losesAt(previous, c);
-                    previous = c;
-                } else {
-                    skip = false;
+                } else if (kind == LOSSY && !quoted && !loses) {
+                    loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], c);
                 }
                 i++;
             } else if (c == '"') {
@@ -494,21 +500,21 @@ final class JsonScanner {
             } else if (c == '\\') {
                 int next = escapeEnd(i);
                 int unescaped = unescaped(body, i);
-                i = next;
                 if (quoted) {
-                    quoted = skip || unescaped != '"';
-                    skip = !skip && unescaped == '\\';
-                    previous = '"';
+                    if (i != afterBackslash) {
+                        quoted = unescaped != '"';
+                        afterBackslash = unescaped == '\\' ? next : -1;
+                    }
                 } else if (unescaped == '"') {
                     quoted = true;
-                } else {
-                    loses = loses || losesAt(previous, unescaped);
-                    previous = unescaped;
+                } else if (!loses) {
+                    loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], unescaped);
                 }
+                escapedChar = unescaped;
+                afterEscape = next;
+                i = next;
             } else {
                 i = pastNonPlain(i, c);
-                skip = false;
-                previous = 0x80;
             }
         }
     }
