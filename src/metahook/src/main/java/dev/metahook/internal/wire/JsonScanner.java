@@ -72,10 +72,17 @@ final class JsonScanner {
     private boolean wide;
     /** {@link #mayLoseInTypedForm} of the string passed over last. */
     private boolean lossy;
+    private final boolean readsHeldTexts;
 
     JsonScanner(byte[] body) {
+        this(body, false);
+    }
+
+    /** A scanner that, when {@code readsHeldTexts}, reads the JSON texts held in strings for {@link #mayLoseInTypedForm}. */
+    JsonScanner(byte[] body, boolean readsHeldTexts) {
         this.body = body;
         this.limit = body.length;
+        this.readsHeldTexts = readsHeldTexts;
     }
 
     /**
@@ -474,6 +481,38 @@ final class JsonScanner {
         if (start + 1 >= limit || body[start + 1] != '{') {
             return stringEnd(start);
         }
+        return readsHeldTexts ? readHeldTextEnd(start) : heldTextEnd(start);
+    }
+
+    /** {@link #countedStringEnd} of a string that starts with a brace, counted only: the request's pass over every child. */
+    private int heldTextEnd(int start) {
+        int i = start + 1;
+        long nodes = 1;
+        wide = false;
+        while (true) {
+            int c = at(i) & 0xFF;
+            if (PLAIN[c]) {
+                if (HELD[c] == NODE) {
+                    nodes++;
+                }
+                i++;
+            } else if (c == '"') {
+                embeddedNodes += nodes;
+                embeddedBytes += i - start - 1;
+                lossy = true;
+                return i + 1;
+            } else {
+                i = pastNonPlain(i, c);
+            }
+        }
+    }
+
+    /**
+     * {@link #heldTextEnd}, also reading what a typed model may lose ({@link #mayLoseInTypedForm}): the
+     * pass over the few objects whose parts a call asks for (a fifth slower than counting only, so not
+     * the request's pass over every child).
+     */
+    private int readHeldTextEnd(int start) {
         int i = start + 1;
         long nodes = 1;
         wide = false;
@@ -538,7 +577,8 @@ final class JsonScanner {
      * Whether the string passed over last may hold what a typed model does not give back (a null, an
      * empty object or list, a number with a fraction or an exponent): false only for a string holding
      * a JSON text (it begins with a brace, as a last-applied annotation does) with none of these outside
-     * its own strings. A string that merely looks like such text only costs its reader the slower path.
+     * its own strings, read by a scanner made to read them. A string that merely looks like such text
+     * only costs its reader the slower path.
      */
     boolean mayLoseInTypedForm() {
         return lossy;

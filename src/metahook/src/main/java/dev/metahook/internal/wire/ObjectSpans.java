@@ -13,7 +13,7 @@ record ObjectSpans(int namespaceStart, int namespaceEnd, int appliedStart, int a
 
     /** The spans in the metadata object at {@code body[metadata]}, whose grammar was checked when the request was read. */
     static ObjectSpans find(byte[] body, int metadata) {
-        Finder finder = new Finder(new JsonScanner(body));
+        Finder finder = new Finder(new JsonScanner(body, true));
         finder.scanner.fieldSpans(metadata, finder::metadataField);
         return new ObjectSpans(finder.namespaceStart, finder.namespaceEnd, finder.appliedStart, finder.appliedEnd, finder.appliedMayLose,
                 finder.managedStart, finder.managedEnd);

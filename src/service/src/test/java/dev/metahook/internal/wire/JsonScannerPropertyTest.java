@@ -59,11 +59,20 @@ class JsonScannerPropertyTest {
     @Property(tries = 3000)
     void readsWhatATypedModelMayLoseAsAWalkOfTheTextDoes(@ForAll("heldTexts") String held, @ForAll long seed) {
         byte[] string = quoted(held, new Random(seed));
-        JsonScanner scanner = new JsonScanner(string);
+        JsonScanner scanner = new JsonScanner(string, true);
         assertEquals(string.length, scanner.valueEnd(0));
         boolean loses = mayLoseInTypedForm(held);
         assertEquals(loses, scanner.mayLoseInTypedForm(), () -> new String(string, StandardCharsets.UTF_8));
         assertEquals(held, JsonScanner.text(string, 0, string.length));
+        JsonScanner counting = new JsonScanner(string);
+        counting.mark();
+        assertEquals(string.length, counting.valueEnd(0));
+        assertEquals(true, counting.mayLoseInTypedForm(), "a scanner that only counts does not say a text keeps");
+        assertEquals(withoutDepth(ReferenceCensus.of(string)), counting.censusSinceMark(0, string.length));
+        JsonScanner reading = new JsonScanner(string, true);
+        reading.mark();
+        reading.valueEnd(0);
+        assertEquals(withoutDepth(ReferenceCensus.of(string)), reading.censusSinceMark(0, string.length));
         Statistics.collect(loses ? "may lose" : "keeps");
         Statistics.coverage(coverage -> {
             coverage.check("may lose").count(count -> count >= 300);
@@ -75,7 +84,7 @@ class JsonScannerPropertyTest {
     @Property(tries = 300)
     void aStringNotBeginningWithABraceMayLose(@ForAll("heldTexts") String held, @ForAll long seed) {
         byte[] string = quoted(" " + held, new Random(seed));
-        JsonScanner scanner = new JsonScanner(string);
+        JsonScanner scanner = new JsonScanner(string, true);
         scanner.valueEnd(0);
         assertEquals(true, scanner.mayLoseInTypedForm());
     }
