@@ -8,6 +8,7 @@ import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.JsonCensus;
+import dev.metahook.internal.wire.ReferenceCensus;
 import dev.metahook.internal.wire.CallBudget;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -77,7 +78,7 @@ public final class CallFootprint {
             byte[] body = shape.getValue();
             Path file = DIR.resolve("shape-" + n + ".json");
             Files.write(file, body);
-            JsonCensus census = JsonCensus.of(body);
+            JsonCensus census = ReferenceCensus.of(body);
             long real = retained(body);
             long minimal = smallestHeap(file);
             if (baseline < 0) {

@@ -136,7 +136,7 @@ final class LastAppliedBase {
         }
         ObservedObject object = counterpart.get();
         ObservedObject.Summary summary = object.summary();
-        if (summary.lastApplied() == null || !mayLoseInTypedForm(summary.lastApplied())) {
+        if (summary.lastApplied() == null || !summary.lastAppliedMayLose()) {
             return desired;
         }
         TypedKey typed = new TypedKey(type, summary.lastApplied(), summary.namespace(), parentNamespace);
@@ -172,34 +172,6 @@ final class LastAppliedBase {
         } catch (RuntimeException unappliable) {
             return null;
         }
-    }
-
-    /**
-     * Whether the annotation holds what a typed model may not give back: a null, an empty object or
-     * list, a number with a fraction or an exponent. Read off the text, so that the usual annotation (none of these) costs
-     * no parsing: the controller's object is then exactly the answer. A string that merely contains
-     * such text only costs the slower path.
-     */
-    static boolean mayLoseInTypedForm(String json) {
-        boolean inString = false;
-        char previous = 0;
-        for (int i = 0; i < json.length(); i++) {
-            char c = json.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == 'n' || (c == '.' || c == 'e' || c == 'E') && Character.isDigit(previous)
-                    || c == '}' && previous == '{' || c == ']' && previous == '[') {
-                return true;
-            }
-            previous = c;
-        }
-        return false;
     }
 
     /** The observed child of the same apiVersion, kind, namespace and name, by its key ({@code name} or {@code namespace/name}). */

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * share is refused ({@code 413}) before it is read;</li>
  * <li><b>working</b>: once the body is in memory and scanned, the call's work
  * ({@link CallBudget#admit}): what it takes {@linkplain #upFront up front}, that is the body, the
- * trees of the fields it parses (from their census, {@link JsonCensus}: one counting pass, nothing
+ * trees of the fields it parses (from their census, {@link JsonCensus}: counted by the scan, nothing
  * built) and the places of its observed objects, but not what those objects build. It is taken from
  * the working share, waiting up to the admission wait, and the reading share given back; a call whose
  * work costs more than the whole working share is refused ({@code 413}) without waiting;</li>

@@ -74,7 +74,7 @@ final class Envelope {
         requireOwner(envelope.has("parent"), envelope.has("object"));
         budget.admit(work(body, treePlaces.values(), mapPlaces.values()));
         treePlaces.forEach((name, place) -> envelope.trees.put(name, name.equals("controller")
-                ? controller(body, place.start(), place.end()) : tree(body, place.start(), place.end())));
+                ? controller(body, place) : tree(body, place.start(), place.end())));
         mapPlaces.forEach((name, places) -> envelope.maps.put(name, ObjectMap.build(places, body, budget)));
         return envelope;
     }
@@ -123,10 +123,10 @@ final class Envelope {
         return scanner.at(start) == '{' ? CONTROLLERS.at(scanner.body(), start) : null;
     }
 
-    /** A controller object not seen before, scanned already: parsed and kept for the calls after. */
-    private static JsonNode controller(byte[] body, int start, int end) {
+    /** A controller object not seen before, scanned (and counted) already: parsed and kept for the calls after. */
+    private static JsonNode controller(byte[] body, TreePlace place) {
         try {
-            return CONTROLLERS.tree(body, start, end);
+            return CONTROLLERS.tree(body, place.start(), place.end(), place.census());
         } catch (IOException e) {
             throw new MalformedRequestException("/controller", "request body is not valid JSON: " + e.getMessage());
         }

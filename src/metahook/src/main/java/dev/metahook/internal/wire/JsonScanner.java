@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
  * streaming parser would tokenize and intern every field name of a child nobody reads, which cost
  * as much as parsing it. Not thread-safe: one scanner per body.
  *
- * <p>As it passes over values it also counts what their trees would hold, as {@link JsonCensus} does
- * in a pass of its own: {@link #mark} and {@link #censusSinceMark} give the census of what was scanned in
+ * <p>As it passes over values it also counts what their trees would hold ({@link JsonCensus}; the
+ * request's only count of it, checked against a reference count in the tests): {@link #mark} and {@link #censusSinceMark} give the census of what was scanned in
  * between (a field parsed as a tree, an observed object), so what a call builds is priced without
  * passing over its bytes again. {@link #valueEnd} counts the whole value; {@link #fieldSpans} counts
  * its object and field names, and its visitor the values. The census's depth is not counted here:
@@ -23,8 +23,13 @@ final class JsonScanner {
     /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
     private static final boolean[] PLAIN = new boolean[256];
     private static final boolean[] ESCAPES = new boolean[256];
-    /** The bytes of a JSON text held in a string that the census counts as its nodes. */
-    private static final boolean[] STRUCTURAL = new boolean[256];
+    /**
+     * What a plain byte of a JSON text held in a string is: one the census counts as a node (brace,
+     * bracket, colon, comma), one that may begin what a typed model loses ({@link #losesAt}), or neither.
+     */
+    private static final byte[] HELD = new byte[256];
+    private static final byte NODE = 1;
+    private static final byte LOSSY = 2;
 
     static {
         for (int c = 0x20; c < 0x80; c++) {
@@ -34,14 +39,17 @@ final class JsonScanner {
             ESCAPES[c] = true;
         }
         for (char c : "{[:,".toCharArray()) {
-            STRUCTURAL[c] = true;
+            HELD[c] = NODE;
+        }
+        for (char c : "n.eE}]".toCharArray()) {
+            HELD[c] = LOSSY;
         }
     }
 
     private final byte[] body;
     private final int limit;
     private final long[] arrays = new long[(MAX_DEPTH + 63) / 64];
-    /** The census so far: what {@link JsonCensus} counts, the same way. */
+    /** The census so far. */
     private long objects;
     private long emptyObjects;
     private long arrayCount;
@@ -62,10 +70,19 @@ final class JsonScanner {
     private long largestString;
     /** Whether the string {@link #stringEnd} passed over last holds a byte from 0x80 up. */
     private boolean wide;
+    /** {@link #mayLoseInTypedForm} of the string passed over last. */
+    private boolean lossy;
+    private final boolean readsHeldTexts;
 
     JsonScanner(byte[] body) {
+        this(body, false);
+    }
+
+    /** A scanner that, when {@code readsHeldTexts}, reads the JSON texts held in strings for {@link #mayLoseInTypedForm}. */
+    JsonScanner(byte[] body, boolean readsHeldTexts) {
         this.body = body;
         this.limit = body.length;
+        this.readsHeldTexts = readsHeldTexts;
     }
 
     /**
@@ -283,6 +300,7 @@ final class JsonScanner {
         byte[] b = body;
         int i = start + 1;
         wide = false;
+        lossy = true;
         while (true) {
             while (i < limit && PLAIN[b[i] & 0xFF]) {
                 i++;
@@ -339,84 +357,61 @@ final class JsonScanner {
         return text(body, start, end);
     }
 
-    /** The same for a string of a body scanned before: its bytes are known to be well-formed. */
+    /**
+     * The same for a string of a body scanned before: its bytes are known to be well-formed. One pass
+     * into characters: escapes through {@link #unescaped}, UTF-8 sequences decoded (a character, or two
+     * for one above U+FFFF); never more characters than bytes.
+     */
     static String text(byte[] body, int start, int end) {
         int from = start + 1;
         int to = end - 1;
-        boolean plain = true;
-        for (int i = from; i < to && plain; i++) {
-            plain = body[i] != '\\' && body[i] >= 0;
+        int i = from;
+        while (i < to && body[i] != '\\' && body[i] >= 0) {
+            i++;
         }
-        if (plain) {
+        if (i == to) {
             return new String(body, from, to - from, StandardCharsets.ISO_8859_1);
         }
-        String ascii = asciiUnescaped(body, from, to);
-        if (ascii != null) {
-            return ascii;
+        char[] out = new char[to - from];
+        int length = 0;
+        for (int k = from; k < i; k++) {
+            out[length++] = (char) body[k];
         }
-        StringBuilder out = new StringBuilder(to - from);
-        int run = from;
-        for (int i = from; i < to; ) {
-            if (body[i] != '\\') {
+        while (i < to) {
+            int c = body[i] & 0xFF;
+            if (c == '\\') {
+                out[length++] = (char) unescaped(body, i);
+                i += body[i + 1] == 'u' ? 6 : 2;
+            } else if (c < 0x80) {
+                out[length++] = (char) c;
                 i++;
-                continue;
-            }
-            out.append(new String(body, run, i - run, StandardCharsets.UTF_8));
-            byte escaped = body[i + 1];
-            if (escaped == 'u') {
-                out.append((char) Integer.parseInt(new String(body, i + 2, 4, StandardCharsets.ISO_8859_1), 16));
-                i += 6;
-            } else {
-                out.append(switch (escaped) {
-                    case 'b' -> '\b';
-                    case 'f' -> '\f';
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    case 't' -> '\t';
-                    default -> (char) escaped;
-                });
+            } else if (c < 0xE0) {
+                out[length++] = (char) ((c & 0x1F) << 6 | body[i + 1] & 0x3F);
                 i += 2;
+            } else if (c < 0xF0) {
+                out[length++] = (char) ((c & 0x0F) << 12 | (body[i + 1] & 0x3F) << 6 | body[i + 2] & 0x3F);
+                i += 3;
+            } else {
+                int point = (c & 0x07) << 18 | (body[i + 1] & 0x3F) << 12 | (body[i + 2] & 0x3F) << 6 | body[i + 3] & 0x3F;
+                length += Character.toChars(point, out, length);
+                i += 4;
             }
-            run = i;
         }
-        return out.append(new String(body, run, to - run, StandardCharsets.UTF_8)).toString();
+        return new String(out, 0, length);
     }
 
-    /**
-     * An ASCII string whose escapes all stand for ASCII (a last-applied annotation is JSON, its quotes
-     * escaped), unescaped in one buffer; null for anything else.
-     */
-    private static String asciiUnescaped(byte[] body, int from, int to) {
-        byte[] out = new byte[to - from];
-        int length = 0;
-        for (int i = from; i < to; i++) {
-            byte c = body[i];
-            if (c < 0) {
-                return null;
-            }
-            if (c == '\\') {
-                byte escaped = body[++i];
-                if (escaped == 'u') {
-                    int unit = Integer.parseInt(new String(body, i + 1, 4, StandardCharsets.ISO_8859_1), 16);
-                    if (unit >= 0x80) {
-                        return null;
-                    }
-                    c = (byte) unit;
-                    i += 4;
-                } else {
-                    c = switch (escaped) {
-                        case 'b' -> '\b';
-                        case 'f' -> '\f';
-                        case 'n' -> '\n';
-                        case 'r' -> '\r';
-                        case 't' -> '\t';
-                        default -> escaped;
-                    };
-                }
-            }
-            out[length++] = c;
-        }
-        return new String(out, 0, length, StandardCharsets.ISO_8859_1);
+    /** The character (a UTF-16 unit) the well-formed escape at {@code body[i]} (its backslash) stands for. */
+    private static int unescaped(byte[] body, int i) {
+        return switch (body[i + 1]) {
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case 'n' -> '\n';
+            case 'r' -> '\r';
+            case 't' -> '\t';
+            case 'u' -> Character.digit(body[i + 2], 16) << 12 | Character.digit(body[i + 3], 16) << 8
+                    | Character.digit(body[i + 4], 16) << 4 | Character.digit(body[i + 5], 16);
+            default -> body[i + 1];
+        };
     }
 
     MalformedRequestException invalid(int at, String reason) {
@@ -479,31 +474,114 @@ final class JsonScanner {
 
     /**
      * {@link #stringEnd}; when the string starts with a brace, the JSON text it may hold is counted in
-     * the same pass, by its structural bytes outside escapes as {@link JsonCensus} counts it (a name's
-     * too, as the census does).
+     * the same pass, by its structural bytes outside escapes (a name's too), and read for what a typed
+     * model may lose ({@link #mayLoseInTypedForm}).
      */
     private int countedStringEnd(int start) {
         if (start + 1 >= limit || body[start + 1] != '{') {
             return stringEnd(start);
         }
+        return readsHeldTexts ? readHeldTextEnd(start) : heldTextEnd(start);
+    }
+
+    /** {@link #countedStringEnd} of a string that starts with a brace, counted only: the request's pass over every child. */
+    private int heldTextEnd(int start) {
         int i = start + 1;
         long nodes = 1;
         wide = false;
         while (true) {
             int c = at(i) & 0xFF;
             if (PLAIN[c]) {
-                if (STRUCTURAL[c]) {
+                if (HELD[c] == NODE) {
                     nodes++;
                 }
                 i++;
             } else if (c == '"') {
                 embeddedNodes += nodes;
                 embeddedBytes += i - start - 1;
+                lossy = true;
                 return i + 1;
             } else {
                 i = pastNonPlain(i, c);
             }
         }
+    }
+
+    /**
+     * {@link #heldTextEnd}, also reading what a typed model may lose ({@link #mayLoseInTypedForm}): the
+     * pass over the few objects whose parts a call asks for (a fifth slower than counting only, so not
+     * the request's pass over every child).
+     */
+    private int readHeldTextEnd(int start) {
+        int i = start + 1;
+        long nodes = 1;
+        wide = false;
+        boolean loses = false;
+        boolean quoted = false;
+        int afterEscape = -1;
+        int escapedChar = 0;
+        int afterBackslash = -1;
+        while (true) {
+            int c = at(i) & 0xFF;
+            if (PLAIN[c]) {
+                byte kind = HELD[c];
+                if (kind == NODE) {
+                    nodes++;
+                } else if (kind == LOSSY && !quoted && !loses) {
+                    loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], c);
+                }
+                i++;
+            } else if (c == '"') {
+                embeddedNodes += nodes;
+                embeddedBytes += i - start - 1;
+                lossy = loses;
+                return i + 1;
+            } else if (c == '\\') {
+                int next = escapeEnd(i);
+                int unescaped = unescaped(body, i);
+                if (quoted) {
+                    if (i != afterBackslash) {
+                        quoted = unescaped != '"';
+                        afterBackslash = unescaped == '\\' ? next : -1;
+                    }
+                } else if (unescaped == '"') {
+                    quoted = true;
+                } else if (!loses) {
+                    loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], unescaped);
+                }
+                escapedChar = unescaped;
+                afterEscape = next;
+                i = next;
+            } else {
+                i = pastNonPlain(i, c);
+            }
+        }
+    }
+
+    /**
+     * Whether a character of a JSON text held in a string, outside the text's own strings, after
+     * {@code previous}, begins what a typed model may not give back: a null, an empty object or list, a
+     * number's fraction or exponent.
+     */
+    private static boolean losesAt(int previous, int c) {
+        return switch (c) {
+            case 'n' -> true;
+            case '.', 'e', 'E' -> previous >= '0' && previous <= '9';
+            case '}' -> previous == '{';
+            case ']' -> previous == '[';
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the string passed over last may hold what a typed model does not give back (a null, an
+     * empty object or list, a number with a fraction or an exponent): false only for a string holding
+     * a JSON text (it begins with a brace, as a last-applied annotation does) with none of these outside
+     * its own strings, read by a scanner made to read them. A string that merely looks like such text
+     * only costs its reader the slower path.
+     */
+    boolean mayLoseInTypedForm() {
+        return lossy;
     }
 
     /** {@link #numberEnd}, counted as an integer, or as a decimal when it has a fraction or an exponent or more than 18 characters. */

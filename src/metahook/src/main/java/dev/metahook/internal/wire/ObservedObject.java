@@ -271,9 +271,12 @@ public final class ObservedObject {
 
     /**
      * What identifies an object, and its last-applied annotation (null when it has none or it is not
-     * a string).
+     * a string), with whether that annotation may hold what a typed model does not give back (a null, an
+     * empty object or list, a number with a fraction or an exponent): read by the scanner as it passed
+     * over the annotation, never by a pass of its own; true when not known.
      */
-    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied) {
+    public record Summary(String apiVersion, String kind, String name, String namespace, String lastApplied,
+                          boolean lastAppliedMayLose) {
     }
 
     /**
@@ -287,12 +290,12 @@ public final class ObservedObject {
             JsonNode metadata = parsed.path("metadata");
             JsonNode annotation = metadata.path("annotations").path(LastAppliedConfiguration.ANNOTATION);
             return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
-                    metadata.path("namespace").textValue(), annotation.textValue());
+                    metadata.path("namespace").textValue(), annotation.textValue(), source == null || spans().appliedMayLose());
         }
         claim();
         ObjectSpans found = spans();
         return new Summary(group.apiVersion(), group.kind(), keyName(), text(found.namespaceStart(), found.namespaceEnd()),
-                text(found.appliedStart(), found.appliedEnd()));
+                text(found.appliedStart(), found.appliedEnd()), found.appliedMayLose());
     }
 
     private String text(int start, int end) {

@@ -38,13 +38,13 @@ final class SharedTrees {
         return null;
     }
 
-    /** The tree of {@code body[from, to)}, parsed now or the last time the same bytes came. */
-    JsonNode tree(byte[] body, int from, int to) throws IOException {
+    /** The tree of {@code body[from, to)}, whose census the scanner counted, parsed now or the last time the same bytes came. */
+    JsonNode tree(byte[] body, int from, int to, JsonCensus census) throws IOException {
         Kept found = at(body, from);
         if (found != null && found.text().length == to - from) {
             return found.tree();
         }
-        long weight = (to - from) + JsonCensus.of(body, from, to).treeBytes();
+        long weight = (to - from) + census.treeBytes();
         JsonNode tree = Json.mapper().readTree(body, from, to - from);
         if (weight <= LARGEST) {
             keep(new Kept(Arrays.copyOfRange(body, from, to), tree, weight));

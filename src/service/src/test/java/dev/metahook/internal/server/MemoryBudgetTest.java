@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.metahook.internal.wire.JsonCensus;
+import dev.metahook.internal.wire.ReferenceCensus;
 import dev.metahook.internal.wire.CallBudget;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,7 +23,7 @@ class MemoryBudgetTest {
 
     @Test
     void aCallCostsItsBodyPlusEveryCopyOfItsTreesFromTheCensus() {
-        JsonCensus census = JsonCensus.of("{\"a\":[{},{},{}],\"b\":\"xyz\"}".getBytes(StandardCharsets.UTF_8));
+        JsonCensus census = ReferenceCensus.of("{\"a\":[{},{},{}],\"b\":\"xyz\"}".getBytes(StandardCharsets.UTF_8));
         assertEquals(MemoryBudget.PER_CALL + census.bytes() + MemoryBudget.NODE_COPIES * census.nodeBytes()
                 + MemoryBudget.TYPED_OBJECT * 4 + MemoryBudget.ITEM_GROWTH * 3
                 + MemoryBudget.STRING_COPIES * census.stringBytes() + MemoryBudget.LARGEST_STRING_COPIES * census.largestString(),
@@ -34,8 +35,8 @@ class MemoryBudgetTest {
         byte[] objects = ("{\"a\":[" + "{},".repeat(100_000) + "{}]}").getBytes(StandardCharsets.UTF_8);
         byte[] string = ("{\"a\":\"" + "x".repeat(objects.length - 8) + "\"}").getBytes(StandardCharsets.UTF_8);
         assertEquals(objects.length, string.length);
-        long perByteOfObjects = MemoryBudget.cost(JsonCensus.of(objects)) / objects.length;
-        long perByteOfString = MemoryBudget.cost(JsonCensus.of(string)) / string.length;
+        long perByteOfObjects = MemoryBudget.cost(ReferenceCensus.of(objects)) / objects.length;
+        long perByteOfString = MemoryBudget.cost(ReferenceCensus.of(string)) / string.length;
         assertTrue(perByteOfObjects > 10 * perByteOfString, perByteOfObjects + " vs " + perByteOfString + " per byte");
     }
 
@@ -156,12 +157,12 @@ class MemoryBudgetTest {
     @Test
     void aCallsUpFrontCostLeavesWhatItsObservedObjectsBuildOutUntilTheyAreBuilt() {
         String parent = "{\"metadata\":{\"name\":\"p\",\"annotations\":{\"note\":\"a longer string than the rest\"}}}";
-        JsonCensus trees = JsonCensus.of(parent.getBytes(StandardCharsets.UTF_8));
+        JsonCensus trees = ReferenceCensus.of(parent.getBytes(StandardCharsets.UTF_8));
         CallBudget.Work work = new CallBudget.Work(10_000, trees, 3, 2, 40);
         assertEquals(MemoryBudget.PER_CALL + 10_000 + MemoryBudget.LARGEST_STRING_COPIES * trees.largestString() + MemoryBudget.treeCost(trees)
                 + 3 * MemoryBudget.OBSERVED_OBJECT + 2 * MemoryBudget.GROUP + MemoryBudget.STRING_COPIES * 40, MemoryBudget.upFront(work));
         String child = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"data\":{\"a\":\"the largest string of all of them\"}}";
-        JsonCensus object = JsonCensus.of(child.getBytes(StandardCharsets.UTF_8));
+        JsonCensus object = ReferenceCensus.of(child.getBytes(StandardCharsets.UTF_8));
         assertEquals(MemoryBudget.treeCost(object) + MemoryBudget.LARGEST_STRING_COPIES * object.largestString(), MemoryBudget.objectCost(object));
     }
 
@@ -174,7 +175,7 @@ class MemoryBudgetTest {
         MemoryBudget.Reservation call = budget.reserve(MIB, Duration.ZERO);
         call.admit(work(MIB));
         assertEquals(MemoryBudget.upFront(work(MIB)), call.bytes(), 1024);
-        JsonCensus object = JsonCensus.of("{\"data\":{\"k\":\"v\"}}".getBytes(StandardCharsets.UTF_8));
+        JsonCensus object = ReferenceCensus.of("{\"data\":{\"k\":\"v\"}}".getBytes(StandardCharsets.UTF_8));
         assertEquals(MemoryBudget.objectCost(object), call.costOf(object));
         call.claim(call.costOf(object));
         assertNull(call.refusal());

@@ -72,7 +72,7 @@ class ObservedChildrenBudgetTest {
         byte[] body = sync(400);
         try (HookServer server = start()) {
             HttpClient client = HttpClient.newHttpClient();
-            long available = MemoryBudget.cost(dev.metahook.internal.wire.JsonCensus.of(body));
+            long available = MemoryBudget.cost(dev.metahook.internal.wire.ReferenceCensus.of(body));
             assertTrue(available > new MemoryBudget(BUDGET).largestCall(), "read as trees, the children would not fit: " + available);
 
             HttpResponse<String> one = client.send(post(server, "one", body), HttpResponse.BodyHandlers.ofString());

@@ -76,14 +76,14 @@ class CallBudgetTest {
         assertEquals("a", a.read(ConfigMap.class).getMetadata().getName());
         a.tree();
         a.summary();
-        assertEquals(List.of(JsonCensus.of(A.getBytes(StandardCharsets.UTF_8)).treeBytes()), budget.claims, "one claim, of a's own cost");
+        assertEquals(List.of(ReferenceCensus.of(A.getBytes(StandardCharsets.UTF_8)).treeBytes()), budget.claims, "one claim, of a's own cost");
         assertEquals("b", child(request, "b").name(), "the key says the name: nothing is built");
         assertEquals(1, budget.claims.size());
     }
 
     @Test
     void anObjectTheBudgetRefusedIsNeverBuiltAndTheRefusalIsTheBudgets() {
-        long costOfA = JsonCensus.of(A.getBytes(StandardCharsets.UTF_8)).treeBytes();
+        long costOfA = ReferenceCensus.of(A.getBytes(StandardCharsets.UTF_8)).treeBytes();
         Recording budget = new Recording(costOfA, false);
         CompositeRequest request = CompositeRequest.read(BODY, budget);
         child(request, "a").tree();
@@ -130,7 +130,7 @@ class CallBudgetTest {
     void theUnlimitedBudgetCountsAndRefusesNothing() {
         CompositeRequest request = CompositeRequest.read(BODY, CallBudget.UNLIMITED);
         assertEquals("vvvv", child(request, "b").tree().at("/data/k").asText());
-        assertEquals(0, CallBudget.UNLIMITED.costOf(JsonCensus.of(A.getBytes(StandardCharsets.UTF_8))));
+        assertEquals(0, CallBudget.UNLIMITED.costOf(ReferenceCensus.of(A.getBytes(StandardCharsets.UTF_8))));
         assertNull(CallBudget.UNLIMITED.refusal());
         assertFalse(CallBudget.Refused.never(1, "no").fitsLater());
     }

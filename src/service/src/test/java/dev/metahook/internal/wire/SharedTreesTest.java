@@ -14,12 +14,17 @@ import org.junit.jupiter.api.Test;
 class SharedTreesTest {
     private final SharedTrees trees = new SharedTrees();
 
+    /** The tree of {@code body[from, to)}, priced by the reference census as the scanner would have counted it. */
+    private JsonNode tree(byte[] body, int from, int to) throws IOException {
+        return trees.tree(body, from, to, ReferenceCensus.of(body, from, to));
+    }
+
     @Test
     void parsesTheSameBytesOnceWhereverTheyStandInTheBody() throws IOException {
         byte[] first = "{\"controller\":{\"spec\":{\"resyncPeriodSeconds\":30}}}".getBytes(StandardCharsets.UTF_8);
         byte[] second = "{ \"controller\" : {\"spec\":{\"resyncPeriodSeconds\":30}} }".getBytes(StandardCharsets.UTF_8);
-        JsonNode one = trees.tree(first, 14, first.length - 1);
-        JsonNode two = trees.tree(second, 17, second.length - 2);
+        JsonNode one = tree(first, 14, first.length - 1);
+        JsonNode two = tree(second, 17, second.length - 2);
         assertSame(one, two);
         assertEquals(30, one.at("/spec/resyncPeriodSeconds").intValue());
     }
@@ -27,7 +32,7 @@ class SharedTreesTest {
     @Test
     void findsAKeptTextWhereItStandsWithoutBeingToldWhereItEnds() throws IOException {
         byte[] first = "{\"controller\":{\"spec\":{}}}".getBytes(StandardCharsets.UTF_8);
-        JsonNode kept = trees.tree(first, 14, first.length - 1);
+        JsonNode kept = tree(first, 14, first.length - 1);
         byte[] later = "{\"parent\":{},\"controller\":{\"spec\":{}},\"x\":1}".getBytes(StandardCharsets.UTF_8);
         SharedTrees.Kept found = trees.at(later, 26);
         assertSame(kept, found.tree());
@@ -40,15 +45,15 @@ class SharedTreesTest {
     void otherBytesGiveAnotherTree() throws IOException {
         byte[] a = "{\"spec\":1}".getBytes(StandardCharsets.UTF_8);
         byte[] b = "{\"spec\":2}".getBytes(StandardCharsets.UTF_8);
-        assertNotSame(trees.tree(a, 0, a.length), trees.tree(b, 0, b.length));
-        assertEquals(2, trees.tree(b, 0, b.length).path("spec").intValue());
+        assertNotSame(tree(a, 0, a.length), tree(b, 0, b.length));
+        assertEquals(2, tree(b, 0, b.length).path("spec").intValue());
     }
 
     @Test
     void holdsABoundedNumber() throws IOException {
         for (int i = 0; i < SharedTrees.CAPACITY * 3; i++) {
             byte[] text = ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8);
-            assertEquals(i, trees.tree(text, 0, text.length).path("n").intValue());
+            assertEquals(i, tree(text, 0, text.length).path("n").intValue());
             assertTrue(trees.size() <= SharedTrees.CAPACITY);
         }
     }
@@ -59,7 +64,7 @@ class SharedTreesTest {
         String filler = "x".repeat((int) (SharedTrees.LARGEST / 2) - 1000);
         for (int i = 0; i < 40; i++) {
             byte[] text = ("{\"n\":" + i + ",\"a\":\"" + filler + "\"}").getBytes(StandardCharsets.UTF_8);
-            assertEquals(i, trees.tree(text, 0, text.length).path("n").intValue());
+            assertEquals(i, tree(text, 0, text.length).path("n").intValue());
             assertTrue(trees.size() > 0, "kept");
             assertTrue(trees.bytes() <= SharedTrees.CAPACITY_BYTES, trees.bytes() + " bytes kept");
         }
@@ -68,11 +73,11 @@ class SharedTreesTest {
     @Test
     void neverKeepsAHugeText() throws IOException {
         byte[] huge = ("{\"a\":\"" + "y".repeat((int) SharedTrees.LARGEST) + "\"}").getBytes(StandardCharsets.UTF_8);
-        JsonNode first = trees.tree(huge, 0, huge.length);
+        JsonNode first = tree(huge, 0, huge.length);
         assertEquals(SharedTrees.LARGEST, first.path("a").textValue().length());
         assertEquals(0, trees.size());
         assertEquals(0, trees.bytes());
-        assertNotSame(first, trees.tree(huge, 0, huge.length));
+        assertNotSame(first, tree(huge, 0, huge.length));
     }
 
     @Test
@@ -80,7 +85,7 @@ class SharedTreesTest {
         // 250 KiB of empty objects: eight such controller objects pinned 57 MiB when the bound was the text's length.
         byte[] objects = ("{\"spec\":[" + "{},".repeat(85_000) + "{}]}").getBytes(StandardCharsets.UTF_8);
         assertTrue(objects.length < SharedTrees.LARGEST, objects.length + " bytes");
-        assertEquals(85_001, trees.tree(objects, 0, objects.length).path("spec").size());
+        assertEquals(85_001, tree(objects, 0, objects.length).path("spec").size());
         assertEquals(0, trees.size(), "its tree weighs about thirty times its text");
     }
 }
