@@ -51,12 +51,12 @@ class DrainIT {
     }
 
     @Test
-    void sixteenClientsWithAConnectionPerRequestLoseNothing() throws Exception {
+    void sixteenClientsWithAConnectionPerRequestLoseNothingButTheClosingQueuesResets() throws Exception {
         rounds(16, Integer.getInteger("drain.perRequest16", 2), true);
     }
 
     @Test
-    void sixtyFourClientsWithAConnectionPerRequestLoseNothing() throws Exception {
+    void sixtyFourClientsWithAConnectionPerRequestLoseNothingButTheClosingQueuesResets() throws Exception {
         rounds(64, Integer.getInteger("drain.perRequest64", 3), true);
     }
 
@@ -90,6 +90,9 @@ class DrainIT {
 
                 assertEquals(0, exit, "a clean drain exits 0: " + seen);
                 assertEquals(0, load.lost.get(), "every request written whole is answered: " + seen);
+                // The one loss left (issue 36, L2): a connection the kernel queued between the drain's last accept and the
+                // listener's close is reset by the close. Counted and printed, and bounded to one a round, never hidden.
+                assertTrue(load.resetInTheClosingQueue.get() <= 1, "at most one connection reset in the closing listener's queue: " + seen);
                 assertEquals(0, load.notWritten.get(), "no connection is closed under a client writing a request: " + seen);
                 assertEquals(0, load.answeredOther.get(), "every answer is 200 or 503: " + seen);
                 assertEquals(0, load.refusedKeepingOpen.get(), "a 503 closes the connection: " + seen);

@@ -32,6 +32,13 @@ final class KeepAliveClients {
     final AtomicLong lost = new AtomicLong();
     /** The same for a request written before SIGTERM (see {@link DrainIT}). */
     final AtomicLong lostBeforeSigterm = new AtomicLong();
+    /**
+     * With a connection per request: the connection was reset after SIGTERM with no byte of an answer, the kernel's
+     * reset of a connection still in the listener's queue when the drain closed it (the window docs/production.md
+     * names: a handshake that completes between the drain's last look at the queue and the close). Not counted in
+     * {@link #lost}.
+     */
+    final AtomicLong resetInTheClosingQueue = new AtomicLong();
     /** The connection was closed or reset while the request was being written. */
     final AtomicLong notWritten = new AtomicLong();
     /** Answers without {@code Connection: close} to requests sent after a first {@code Connection: close} had been received. */
@@ -101,6 +108,11 @@ final class KeepAliveClients {
         } catch (IOException | RuntimeException e) {
             long signalled = sigterm;
             boolean before = signalled == 0 || sent - signalled < 0;
+            if (perRequest && !before && e instanceof java.net.SocketException && "Connection reset".equals(e.getMessage())) {
+                resetInTheClosingQueue.incrementAndGet();
+                failed("reset in the closing listener's queue: sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM");
+                return false;
+            }
             (before ? lostBeforeSigterm : lost).incrementAndGet();
             failed("lost: " + e + (signalled == 0 ? "" : ", sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM,"));
             return false;
@@ -155,6 +167,6 @@ final class KeepAliveClients {
         return "answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
                 + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenBeforeTheListenerClosed + " kept open after SIGTERM before the first close, "
                 + keptOpenAfterTheDrainBegan + " kept open after it), lost "
-                + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
+                + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), reset in the closing queue " + resetInTheClosingQueue + ", not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
     }
 }
