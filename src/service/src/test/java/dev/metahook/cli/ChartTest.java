@@ -10,6 +10,7 @@ import dev.metahook.manifests.Manifests;
 import dev.metahook.testing.Helm;
 import dev.metahook.testing.Kustomize;
 import dev.metahook.testing.RenderedObjects;
+import dev.metahook.testing.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -153,14 +154,14 @@ class ChartTest {
     /** A misspelt value, one of the wrong type, and client certificates without TLS: each an error naming it, nothing rendered. */
     @Test
     void badValuesAreRefusedNamingThem() {
-        Helm.Run clientAuth = Helm.templateRun(CHART, "metahook-system", Map.of("tls.clientAuth.enabled", "true"));
+        Tools.Run clientAuth = Helm.templateRun(CHART, "metahook-system", Map.of("tls.clientAuth.enabled", "true"));
         assertTrue(clientAuth.exit() != 0 && clientAuth.output().contains("tls.clientAuth.enabled needs tls.enabled"), clientAuth.output());
-        Helm.Run misspelt = Helm.templateRun(CHART, "metahook-system", Map.of("tls.enable", "true"));
+        Tools.Run misspelt = Helm.templateRun(CHART, "metahook-system", Map.of("tls.enable", "true"));
         assertTrue(misspelt.exit() != 0 && misspelt.output().contains("enable"), misspelt.output());
         assertFalse(misspelt.output().contains("kind: Deployment"), "nothing rendered");
-        Helm.Run replicas = Helm.templateRun(CHART, "metahook-system", Map.of("replicas", "many"));
+        Tools.Run replicas = Helm.templateRun(CHART, "metahook-system", Map.of("replicas", "many"));
         assertTrue(replicas.exit() != 0 && replicas.output().contains("replicas"), replicas.output());
-        Helm.Run digest = Helm.templateRun(CHART, "metahook-system", Map.of("image.digest", "latest"));
+        Tools.Run digest = Helm.templateRun(CHART, "metahook-system", Map.of("image.digest", "latest"));
         assertTrue(digest.exit() != 0 && digest.output().contains("digest"), digest.output());
     }
 }

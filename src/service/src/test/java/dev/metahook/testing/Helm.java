@@ -1,14 +1,9 @@
 package dev.metahook.testing;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@code helm} (v3, from the {@code PATH}: .ci/run installs a pinned one) on a chart: {@code helm lint} and
@@ -35,8 +30,8 @@ public final class Helm {
     }
 
     /** The exit code and output of {@code helm template}, for a chart that should refuse the values. */
-    public static Run templateRun(Path chart, String namespace, Map<String, String> values) {
-        return run(templateCommand(chart, namespace, values));
+    public static Tools.Run templateRun(Path chart, String namespace, Map<String, String> values) {
+        return Tools.run(templateCommand(chart, namespace, values));
     }
 
     private static List<String> templateCommand(Path chart, String namespace, Map<String, String> values) {
@@ -47,7 +42,7 @@ public final class Helm {
     }
 
     private static String check(List<String> command) {
-        Run run = run(command);
+        Tools.Run run = Tools.run(command);
         if (run.exit() != 0) {
             throw new AssertionError(String.join(" ", command) + " failed:\n" + run.output());
         }
@@ -56,42 +51,14 @@ public final class Helm {
 
     private static synchronized String helm() {
         if (helm == null) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-                Path candidate = Path.of(dir.isEmpty() ? "." : dir, "helm");
-                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                    String version = run(List.of(candidate.toString(), "version", "--short")).output().trim();
-                    if (!version.startsWith("v3.")) {
-                        throw new AssertionError("the chart tests need helm v3; " + candidate + " is " + version + ". Pinned: " + PINNED);
-                    }
-                    helm = candidate.toString();
-                    return helm;
-                }
+            Path candidate = Tools.onPath("helm").orElseThrow(() -> new AssertionError(
+                    "the chart tests need helm v3 on the PATH, and there is none. Pinned: " + PINNED + " (README, \"Run the tests\")"));
+            String version = Tools.run(List.of(candidate.toString(), "version", "--short")).output().trim();
+            if (!version.startsWith("v3.")) {
+                throw new AssertionError("the chart tests need helm v3; " + candidate + " is " + version + ". Pinned: " + PINNED);
             }
-            throw new AssertionError("the chart tests need helm v3 on the PATH, and there is none. Pinned: " + PINNED
-                    + " (README, \"Run the tests\")");
+            helm = candidate.toString();
         }
         return helm;
-    }
-
-    /** A command's exit code and its output (stdout and stderr). */
-    public record Run(int exit, String output) {
-    }
-
-    private static Run run(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not end within 60 s");
-            }
-            return new Run(process.exitValue(), output);
-        } catch (IOException e) {
-            throw new AssertionError(String.join(" ", command) + " could not run: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while running " + String.join(" ", command), e);
-        }
     }
 }

@@ -2,15 +2,11 @@ package dev.metahook.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.internal.wire.Json;
-import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,11 +33,11 @@ public final class Kustomize {
     public static String build(Path dir) {
         List<String> build = new ArrayList<>(command());
         build.add(dir.toString());
-        Run run = run(build);
-        if (run.exit != 0) {
-            throw new AssertionError(String.join(" ", build) + " failed:\n" + run.output);
+        Tools.Run run = Tools.run(build);
+        if (run.exit() != 0) {
+            throw new AssertionError(String.join(" ", build) + " failed:\n" + run.output());
         }
-        return run.output;
+        return run.output();
     }
 
     private static synchronized List<String> command() {
@@ -53,9 +49,9 @@ public final class Kustomize {
 
     private static List<String> find() {
         StringBuilder found = new StringBuilder();
-        Optional<Path> kustomize = onPath("kustomize");
+        Optional<Path> kustomize = Tools.onPath("kustomize");
         if (kustomize.isPresent()) {
-            String version = run(List.of(kustomize.get().toString(), "version")).output.trim();
+            String version = Tools.run(List.of(kustomize.get().toString(), "version")).output().trim();
             if (atLeast(version, MINIMUM_KUSTOMIZE)) {
                 return List.of(kustomize.get().toString(), "build");
             }
@@ -63,9 +59,9 @@ public final class Kustomize {
         } else {
             found.append("no kustomize; ");
         }
-        Optional<Path> kubectl = onPath("kubectl");
+        Optional<Path> kubectl = Tools.onPath("kubectl");
         if (kubectl.isPresent()) {
-            String version = run(List.of(kubectl.get().toString(), "version", "--client", "-o", "json")).output;
+            String version = Tools.run(List.of(kubectl.get().toString(), "version", "--client", "-o", "json")).output();
             if (kubectlMinor(version) >= MINIMUM_KUBECTL_MINOR) {
                 return List.of(kubectl.get().toString(), "kustomize");
             }
@@ -112,34 +108,4 @@ public final class Kustomize {
         }
     }
 
-    private static Optional<Path> onPath(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private record Run(int exit, String output) {
-    }
-
-    private static Run run(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not end within 60 s");
-            }
-            return new Run(process.exitValue(), output);
-        } catch (IOException e) {
-            throw new AssertionError(String.join(" ", command) + " could not run: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while running " + String.join(" ", command), e);
-        }
-    }
 }
