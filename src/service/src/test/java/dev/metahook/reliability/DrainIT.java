@@ -28,11 +28,17 @@ import org.junit.jupiter.api.Test;
  * A request lost before SIGTERM is counted and printed, not asserted: on a machine so overloaded
  * that a request waits more than 5 s for a thread to start handling it, Jetty's stream idle timeout
  * (the body read limit, {@code BodyIntake.READ_IDLE_TIMEOUT}) fails it unanswered; that is no part of
- * the drain.
+ * the drain. With a connection per request, the connections the kernel still held in the listener's
+ * queue when it closed are reset (a client connecting in the instant between the drain's last accept
+ * and the close, or through a pause of the service's JVM there): counted and printed apart, and
+ * asserted to come in the one burst of that close; no user-space server on Linux closes that window
+ * (docs/production.md, Shutdown).
  */
 class DrainIT {
     private static final Duration LOAD_BEFORE_SIGTERM = Duration.ofSeconds(3);
     private static final long CALLS_PER_CLIENT = 5;
+    /** How far apart the clients may see the resets of the listener's one close (their threads wake late on a busy machine). */
+    private static final Duration RESET_BURST = Duration.ofMillis(500);
     private static byte[] small;
 
     @BeforeAll
@@ -68,6 +74,7 @@ class DrainIT {
         List<String> figures = new ArrayList<>();
         long lost = 0;
         long lostBefore = 0;
+        long resets = 0;
         for (int round = 0; round < rounds; round++) {
             try (MetahookProcess metahook = MetahookProcess.start("drain-" + (perRequest ? "p" : "c") + clients + "-" + round, Map.of("SHUTDOWN_TIMEOUT_SECONDS", "20"))) {
                 KeepAliveClients load = new KeepAliveClients(metahook.port(), small, clients, perRequest);
@@ -87,12 +94,16 @@ class DrainIT {
                 figures.add(seen);
                 lost += load.lost.get() + load.notWritten.get();
                 lostBefore += load.lostBeforeSigterm.get();
+                resets += load.resetInTheClosingQueue.get();
 
                 assertEquals(0, exit, "a clean drain exits 0: " + seen);
                 assertEquals(0, load.lost.get(), "every request written whole is answered: " + seen);
                 // The one loss left (issue 36, L2): a connection the kernel queued between the drain's last accept and the
-                // listener's close is reset by the close. Counted and printed, and bounded to one a round, never hidden.
-                assertTrue(load.resetInTheClosingQueue.get() <= 1, "at most one connection reset in the closing listener's queue: " + seen);
+                // listener's close is reset by the close, all of them in that one instant. A pause of the service's JVM
+                // (a collection, its thread descheduled on a busy machine) between the two widens the window to the pause:
+                // CI saw 11 in one round. Counted and printed, never hidden; a reset at any other moment fails.
+                assertTrue(load.closingQueueResetSpreadMillis() <= RESET_BURST.toMillis(),
+                        "every reset in the closing listener's queue came in one burst, at its close: " + seen);
                 assertEquals(0, load.notWritten.get(), "no connection is closed under a client writing a request: " + seen);
                 assertEquals(0, load.answeredOther.get(), "every answer is 200 or 503: " + seen);
                 assertEquals(0, load.refusedKeepingOpen.get(), "a 503 closes the connection: " + seen);
@@ -102,7 +113,8 @@ class DrainIT {
                 assertTrue(load.answered.get() >= CALLS_PER_CLIENT * clients, "each client made a few calls (kept alive: on the same connection): " + seen);
             }
         }
-        System.out.printf("DrainIT %s%d, %d rounds, lost %d after SIGTERM (%d before):%n  %s%n", perRequest ? "p" : "c", clients, rounds, lost, lostBefore,
+        System.out.printf("DrainIT %s%d, %d rounds, lost %d after SIGTERM (%d before), reset in the closing queue %d:%n  %s%n",
+                perRequest ? "p" : "c", clients, rounds, lost, lostBefore, resets,
                 String.join("\n  ", figures));
     }
 }

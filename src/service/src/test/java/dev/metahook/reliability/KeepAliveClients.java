@@ -39,6 +39,9 @@ final class KeepAliveClients {
      * {@link #lost}.
      */
     final AtomicLong resetInTheClosingQueue = new AtomicLong();
+    /** When the first and the last of those resets were seen (nanoTime), or 0. */
+    private final AtomicLong firstReset = new AtomicLong();
+    private final AtomicLong lastReset = new AtomicLong();
     /** The connection was closed or reset while the request was being written. */
     final AtomicLong notWritten = new AtomicLong();
     /** Answers without {@code Connection: close} to requests sent after a first {@code Connection: close} had been received. */
@@ -110,6 +113,9 @@ final class KeepAliveClients {
             boolean before = signalled == 0 || sent - signalled < 0;
             if (perRequest && !before && e instanceof java.net.SocketException && "Connection reset".equals(e.getMessage())) {
                 resetInTheClosingQueue.incrementAndGet();
+                long seen = System.nanoTime();
+                firstReset.compareAndSet(0, seen);
+                lastReset.accumulateAndGet(seen, Math::max);
                 failed("reset in the closing listener's queue: sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM");
                 return false;
             }
@@ -151,6 +157,15 @@ final class KeepAliveClients {
         }
     }
 
+    /**
+     * Milliseconds between the first and the last reset in the closing listener's queue this load saw (0 with none
+     * or one): the kernel resets every connection still queued in the one instant the listener closes.
+     */
+    long closingQueueResetSpreadMillis() {
+        long first = firstReset.get();
+        return first == 0 ? 0 : (lastReset.get() - first) / 1_000_000;
+    }
+
     /** Failures are told with their time since this moment (nanoTime). */
     void sigtermAt(long nanoTime) {
         sigterm = nanoTime;
@@ -167,6 +182,7 @@ final class KeepAliveClients {
         return "answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
                 + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenBeforeTheListenerClosed + " kept open after SIGTERM before the first close, "
                 + keptOpenAfterTheDrainBegan + " kept open after it), lost "
-                + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), reset in the closing queue " + resetInTheClosingQueue + ", not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
+                + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), reset in the closing queue " + resetInTheClosingQueue
+                + (resetInTheClosingQueue.get() > 1 ? " within " + closingQueueResetSpreadMillis() + " ms" : "") + ", not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
     }
 }
