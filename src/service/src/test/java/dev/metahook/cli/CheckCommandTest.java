@@ -115,6 +115,40 @@ class CheckCommandTest {
     }
 
     @Test
+    void anUpdatedParentNamingAnotherObjectIsAClearErrorNotACrash() throws Exception {
+        try (TestServer server = TestServer.start(BuiltInControllers.all("a key for the check command test".getBytes()))) {
+            String other = file("webapp-other.yaml", Files.readString(Path.of("examples/webapp.yaml"))
+                    .replaceFirst("(?m)^  name: .*$", "  name: another-webapp"));
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream stderr = System.err;
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            Result result;
+            try {
+                result = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
+                        "--updated-parent", other, "--url", server.url("")));
+            } finally {
+                System.setErr(stderr);
+            }
+            assertEquals(2, result.exit(), result.output());
+            String message = err.toString(StandardCharsets.UTF_8);
+            assertTrue(message.contains("the updated parent is") && message.contains("another-webapp")
+                    && message.contains("a spec change edits the same object"), message);
+        }
+    }
+
+    @Test
+    void anUpdatedParentWithoutANamespaceEditsTheParent() throws Exception {
+        try (TestServer server = TestServer.start(BuiltInControllers.all("a key for the check command test".getBytes()))) {
+            String webAppV2 = file("webapp-v2-no-namespace.yaml", Files.readString(Path.of("examples/webapp.yaml"))
+                    .replace("1.4.2", "1.5.0").replaceFirst("(?m)^  namespace: .*\\R", ""));
+            assertFalse(webAppV2.contains("namespace:"), webAppV2);
+            Result result = run(List.of("--controller", "metacontroller/webapp-controller.yaml", "--parent", "examples/webapp.yaml",
+                    "--updated-parent", webAppV2, "--url", server.url("")));
+            assertEquals(0, result.exit(), result.output());
+        }
+    }
+
+    @Test
     void reportsNonDeterministicOutput() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         reports(check(request -> {

@@ -163,6 +163,8 @@ class ContainerTest {
         entrypoint.forEach(arg -> args.add(arg.asText()));
         assertEquals("java", args.get(0));
         assertTrue(args.contains("-XX:MaxRAMPercentage=50.0"), "heap follows the container's memory limit, with room for the rest");
+        assertTrue(args.contains("-XX:+UseSerialGC") && args.contains("-Xmn64m"),
+                "the serial collector with a young generation sized for the hook's allocation from the start (docs/performance.md, run H)");
         assertTrue(args.contains("-XX:SharedArchiveFile=/opt/metahook/metahook.jsa"), "starts from the class archive");
         assertEquals("/opt/metahook/metahook.jar", args.get(args.indexOf("-jar") + 1));
         JsonNode pod = deployment().at("/spec/template/spec");

@@ -30,7 +30,7 @@ public record CallRates(int atRest, int stalled, String stalledDoing, int calls,
         int writes = 0;
         String doing = "nothing to wait for";
         if (updatedParent != null) {
-            stalled.edit(updatedParent);
+            stalled.edit(ref, updatedParent);
             Simulation.Run changed = stalled.idle(ref, WATCH, MAX_PASSES);
             calls += changed.calls();
             writes += changed.writes();

@@ -158,7 +158,7 @@ public final class Checker {
             return converge(simulation, ref, true, step);
         }).ifPresent(breach -> add(breach, "sync", "related"));
         if (updatedParent != null) {
-            simulation.edit(updatedParent);
+            simulation.edit(ref, updatedParent);
             simulation.writer().arm();
             int conflictsBefore = conflicts(simulation);
             Simulation.Run changed = converge(simulation, ref, true, "spec change");

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -127,9 +128,25 @@ public final class Simulation {
         return copy;
     }
 
-    /** Changes the parent's spec (metadata and status stay the server's). */
+    /** Changes the spec of the parent {@code parent} names to its spec (metadata and status stay the server's). */
     public void edit(JsonNode parent) {
-        ObjectNode current = store.get(Ids.of(parent)).orElseThrow();
+        edit(Ids.of(parent), parent);
+    }
+
+    /**
+     * Changes the spec of the parent {@code ref} to {@code parent}'s (metadata and status stay the server's).
+     * {@code parent} names the same object; a namespace it leaves out is the parent's.
+     *
+     * @throws IllegalArgumentException when it names another object
+     */
+    public void edit(ChildId ref, JsonNode parent) {
+        ChildId named = Ids.of(parent);
+        if (!Objects.equals(named.kind(), ref.kind()) || !Objects.equals(named.name(), ref.name())
+                || !named.namespace().isEmpty() && !named.namespace().equals(ref.namespace())) {
+            throw new IllegalArgumentException("the updated parent is " + Ids.text(named) + ", not the parent " + Ids.text(ref)
+                    + ": a spec change edits the same object (the same kind, namespace and name)");
+        }
+        ObjectNode current = store.get(ref).orElseThrow();
         ObjectNode edited = current.deepCopy();
         edited.set("spec", pruned(parent).path("spec").deepCopy());
         store.update(edited);
