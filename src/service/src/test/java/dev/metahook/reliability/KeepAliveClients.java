@@ -33,7 +33,8 @@ final class KeepAliveClients {
     /** The same for a request written before SIGTERM (see {@link DrainIT}). */
     final AtomicLong lostBeforeSigterm = new AtomicLong();
     /**
-     * With a connection per request: the connection was reset after SIGTERM with no byte of an answer, the kernel's
+     * With a connection per request: the connection was reset after SIGTERM, while its request was written or before
+     * any byte of an answer came, the kernel's
      * reset of a connection still in the listener's queue when the drain closed it (the window docs/production.md
      * names: a handshake that completes between the drain's last look at the queue and the close). Not counted in
      * {@link #lost}.
@@ -42,7 +43,7 @@ final class KeepAliveClients {
     /** When the first and the last of those resets were seen (nanoTime), or 0. */
     private final AtomicLong firstReset = new AtomicLong();
     private final AtomicLong lastReset = new AtomicLong();
-    /** The connection was closed or reset while the request was being written. */
+    /** The connection was closed or reset while the request was being written (but for the closing queue's resets). */
     final AtomicLong notWritten = new AtomicLong();
     /** Answers without {@code Connection: close} to requests sent after a first {@code Connection: close} had been received. */
     final AtomicLong keptOpenAfterTheDrainBegan = new AtomicLong();
@@ -101,6 +102,9 @@ final class KeepAliveClients {
             out.write(body);
             out.flush();
         } catch (IOException e) {
+            if (perRequest && closingQueueReset(sent, e)) {
+                return false;
+            }
             notWritten.incrementAndGet();
             failed("not written: " + e);
             return false;
@@ -111,12 +115,7 @@ final class KeepAliveClients {
         } catch (IOException | RuntimeException e) {
             long signalled = sigterm;
             boolean before = signalled == 0 || sent - signalled < 0;
-            if (perRequest && !before && e instanceof java.net.SocketException && "Connection reset".equals(e.getMessage())) {
-                resetInTheClosingQueue.incrementAndGet();
-                long seen = System.nanoTime();
-                firstReset.compareAndSet(0, seen);
-                lastReset.accumulateAndGet(seen, Math::max);
-                failed("reset in the closing listener's queue: sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM");
+            if (perRequest && closingQueueReset(sent, e)) {
                 return false;
             }
             (before ? lostBeforeSigterm : lost).incrementAndGet();
@@ -148,6 +147,25 @@ final class KeepAliveClients {
             keptOpenBeforeTheListenerClosed.incrementAndGet();
         }
         return !perRequest;
+    }
+
+    /**
+     * Whether this failure of a new connection's request, sent after SIGTERM, is the reset of the closing listener's
+     * queue (seen while the request was read back or still being written: the kernel resets the connection when the
+     * listener closes, whatever the client is doing); counted as such when it is.
+     */
+    private boolean closingQueueReset(long sent, Exception e) {
+        long signalled = sigterm;
+        if (signalled == 0 || sent - signalled < 0 || !(e instanceof java.net.SocketException)
+                || !("Connection reset".equals(e.getMessage()) || "Connection reset by peer".equals(e.getMessage()))) {
+            return false;
+        }
+        resetInTheClosingQueue.incrementAndGet();
+        long seen = System.nanoTime();
+        firstReset.compareAndSet(0, seen);
+        lastReset.accumulateAndGet(seen, Math::max);
+        failed("reset in the closing listener's queue: sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM");
+        return true;
     }
 
     private void failed(String what) {
