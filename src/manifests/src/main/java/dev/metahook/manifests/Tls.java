@@ -15,6 +15,28 @@ final class Tls {
     static final String TLS = "components/tls/kustomization.yaml";
     static final String CLIENT_TLS = "components/client-tls/kustomization.yaml";
 
+    /** A component's head and the start of its patch of the service's Deployment; the container's env entries follow. */
+    private static final String DEPLOYMENT_ENV = """
+            apiVersion: kustomize.config.k8s.io/v1alpha1
+            kind: Component
+            patches:
+            - target:
+                group: apps
+                kind: Deployment
+                name: {name}
+              patch: |-
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: {name}
+                spec:
+                  template:
+                    spec:
+                      containers:
+                      - name: {name}
+                        env:
+            """;
+
     private Tls() {
     }
 
@@ -40,24 +62,7 @@ final class Tls {
                 # signed them under `ca.crt`, as cert-manager writes it (docs/deploy.md has a Certificate for it). The
                 # service reads the files again when they are renewed in place, with no restart. The probes stay on the
                 # plain-HTTP management port. Use it from an overlay; not with before-v4.16.
-                apiVersion: kustomize.config.k8s.io/v1alpha1
-                kind: Component
-                patches:
-                - target:
-                    group: apps
-                    kind: Deployment
-                    name: {name}
-                  patch: |-
-                    apiVersion: apps/v1
-                    kind: Deployment
-                    metadata:
-                      name: {name}
-                    spec:
-                      template:
-                        spec:
-                          containers:
-                          - name: {name}
-                            env:
+                """).append(DEPLOYMENT_ENV).append("""
                             - name: TLS_CERT_FILE
                               value: {mount}/tls.crt
                             - name: TLS_KEY_FILE
@@ -120,24 +125,7 @@ final class Tls {
                 # Metacontroller presents the certificate and key of the `kubernetes.io/tls` Secret `{client}`
                 # in {namespace} (`clientTLS`). With cert-manager, issue both certificates from the same Issuer
                 # (docs/deploy.md). Use it from an overlay, after components/tls.
-                apiVersion: kustomize.config.k8s.io/v1alpha1
-                kind: Component
-                patches:
-                - target:
-                    group: apps
-                    kind: Deployment
-                    name: {name}
-                  patch: |-
-                    apiVersion: apps/v1
-                    kind: Deployment
-                    metadata:
-                      name: {name}
-                    spec:
-                      template:
-                        spec:
-                          containers:
-                          - name: {name}
-                            env:
+                """).append(DEPLOYMENT_ENV).append("""
                             - name: TLS_CLIENT_CA_FILE
                               value: {mount}/ca.crt
                 """);

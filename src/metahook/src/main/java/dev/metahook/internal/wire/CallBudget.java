@@ -19,7 +19,10 @@ package dev.metahook.internal.wire;
  */
 public interface CallBudget {
     /** Counts nothing and refuses nothing: a request read outside the service. */
-    CallBudget UNLIMITED = new CallBudget() {
+    CallBudget UNLIMITED = new Unlimited();
+
+    /** The budget of {@link #UNLIMITED}; a measurement may extend it to see the work a call is admitted for. */
+    class Unlimited implements CallBudget {
         @Override
         public void admit(Work work) {
         }
@@ -37,7 +40,7 @@ public interface CallBudget {
         public Refused refusal() {
             return null;
         }
-    };
+    }
 
     /**
      * Holds what the call's work costs before any of it is built; throws {@link Refused} when it cannot
