@@ -11,7 +11,7 @@ import java.util.Map;
  */
 public final class Helm {
     /** The helm .ci/run installs, and where. */
-    public static final String PINNED = "v3.21.4 (.ci/run installs it into /var/cache/metahook-tools/helm-3.21.4)";
+    public static final String PINNED = "v3.21.4 (`bash src/tools/build helm` builds it and prints its directory)";
     private static String helm;
 
     private Helm() {
