@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every relative link of README.md and docs/*.md leads somewhere, and no file of the code, manifests, examples or
- * build cites a docs/ page that is missing.
+ * Every relative link of README.md and docs/*.md leads somewhere, docs/README.md lists every page, and no file of the
+ * code, manifests, examples or build cites a docs/ page that is missing.
  */
 class DocsLinksTest {
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
@@ -62,6 +62,24 @@ class DocsLinksTest {
         }
         assertTrue(cited > 0, "the code cites docs/ pages (the test would otherwise check nothing)");
         assertEquals(Set.of(), missing);
+    }
+
+    @Test
+    void theIndexListsEveryPageOfDocs() throws IOException {
+        Path index = Path.of("docs/README.md");
+        TreeSet<String> listed = new TreeSet<>();
+        Matcher link = LINK.matcher(Files.readString(index));
+        while (link.find()) {
+            listed.add(link.group(1).replaceFirst("#.*", ""));
+        }
+        TreeSet<String> missing = new TreeSet<>();
+        for (Path page : pages()) {
+            String name = page.getFileName().toString();
+            if (page.startsWith("docs") && !page.equals(index) && !listed.contains(name)) {
+                missing.add(name);
+            }
+        }
+        assertEquals(Set.of(), missing, index + " lists every page of docs/");
     }
 
     @Test
