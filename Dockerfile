@@ -9,6 +9,7 @@ WORKDIR /src
 COPY pom.xml .
 COPY src/bom/pom.xml src/bom/
 COPY src/metahook/pom.xml src/metahook/
+COPY src/test-support/pom.xml src/test-support/
 COPY src/testkit/pom.xml src/testkit/
 COPY src/manifests/pom.xml src/manifests/
 COPY src/maven-plugin/pom.xml src/maven-plugin/

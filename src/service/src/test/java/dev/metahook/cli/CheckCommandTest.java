@@ -407,7 +407,7 @@ class CheckCommandTest {
                 && keepsTheNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (null vs absent)"), keepsTheNull.output());
     }
 
-    private static final String CAPTURED = "src/service/src/test/resources/fixtures/captured/";
+    private static final String CAPTURED = "src/test-support/src/main/resources/fixtures/captured/";
 
     @Test
     void theRestOfACapturedTeardownIsCleanUnderMetahooksDatabase() {

@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
+import dev.metahook.testing.Fixtures;
 import dev.metahook.testing.TestServer;
 import dev.metahook.internal.wire.Json;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class DecoratorSimulatorTest {
     private static final ChildId TARGET = new ChildId("apps/v1", "StatefulSet", "default", "web");
-    private static final String CAPTURED = "src/service/src/test/resources/fixtures/captured/real-run-3/b3e-spp-annotation-removed";
+    private static final String CAPTURED = "captured/real-run-3/b3e-spp-annotation-removed";
     private static final String SERVICE = "{'apiVersion':'v1','kind':'Service','metadata':{'name':'web-0'},'spec':{'ports':[{'port':80}]}}";
 
     /** A decorator of StatefulSets labelled {@code decorate=yes}, with a Service attachment, and a finalize hook when asked. */
@@ -132,9 +131,9 @@ class DecoratorSimulatorTest {
      */
     @Test
     void aTargetThatStopsMatchingIsFinalizedAsTheCapturedRunShows() throws Exception {
-        JsonNode request = Json.parse(Files.readAllBytes(Path.of(CAPTURED + "-service-per-pod-finalize-559.request.json")));
-        byte[] keepsNone = Files.readAllBytes(Path.of(CAPTURED + "-service-per-pod-finalize-559.response.json"));
-        byte[] finalized = Files.readAllBytes(Path.of(CAPTURED + "-service-per-pod-finalize-560-finalized.response.json"));
+        JsonNode request = Fixtures.json(CAPTURED + "-service-per-pod-finalize-559.request.json");
+        byte[] keepsNone = Fixtures.bytes(CAPTURED + "-service-per-pod-finalize-559.response.json");
+        byte[] finalized = Fixtures.bytes(CAPTURED + "-service-per-pod-finalize-560-finalized.response.json");
         List<JsonNode> calls = new ArrayList<>();
         HookClient hook = (name, body) -> {
             ObjectNode sent = (ObjectNode) Json.parse(body);
@@ -148,7 +147,7 @@ class DecoratorSimulatorTest {
 
         Simulation.Run run = simulation.converge(target, 10, false);
 
-        List<JsonNode> index = Files.readAllLines(Path.of(CAPTURED + ".index.jsonl")).stream()
+        List<JsonNode> index = new String(Fixtures.bytes(CAPTURED + ".index.jsonl"), StandardCharsets.UTF_8).lines()
                 .map(line -> Json.parse(line.getBytes(StandardCharsets.UTF_8))).toList();
         assertEquals(index.stream().map(call -> call.path("path").asText().replace("/service-per-pod/", "")).toList(),
                 calls.stream().map(call -> call.path("hook").asText()).toList());

@@ -142,7 +142,7 @@ class ParentSelectorTest {
     }
 
     private static JsonNode compositeControllerSchema() throws Exception {
-        Path crds = Path.of("src/service/src/test/resources/fixtures/metacontroller/metacontroller-crds-v1-v4.17.2.yaml");
+        Path crds = Path.of("src/test-support/src/main/resources/fixtures/metacontroller/metacontroller-crds-v1-v4.17.2.yaml");
         for (ObjectNode crd : Manifests.readAll(crds, ObjectNode.class)) {
             if ("CompositeController".equals(crd.at("/spec/names/kind").asText())) {
                 return crd.at("/spec/versions/0/schema/openAPIV3Schema");

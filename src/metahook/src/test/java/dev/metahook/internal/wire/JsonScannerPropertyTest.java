@@ -44,7 +44,7 @@ class JsonScannerPropertyTest {
     @Property(tries = 1)
     void countsARealRequestAsTheCensusDoes() throws Exception {
         for (String name : new String[] {"webapp-sync.json", "database-sync.json", "database-finalize.json"}) {
-            try (var in = getClass().getResourceAsStream("/dev/metahook/cli/warm-up/" + name)) {
+            try (var in = getClass().getResourceAsStream("/warm-up/" + name)) {
                 byte[] text = in.readAllBytes();
                 assertEquals(withoutDepth(ReferenceCensus.of(text, first(text), end(text))), counted(text), name);
             }
