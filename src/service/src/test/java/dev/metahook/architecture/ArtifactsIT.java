@@ -43,6 +43,8 @@ class ArtifactsIT {
             String descriptor = new String(plugin.getInputStream(plugin.getEntry("META-INF/maven/plugin.xml")).readAllBytes(),
                     StandardCharsets.UTF_8);
             assertTrue(descriptor.contains("<goalPrefix>metahook</goalPrefix>") && descriptor.contains("<goal>manifests</goal>"), descriptor);
+            assertEquals("dev.metahook.maven", plugin.getManifest().getMainAttributes().getValue("Automatic-Module-Name"),
+                    "the plugin's module name (ModulePathTest checks the libraries')");
         }
     }
 

@@ -4,6 +4,6 @@
  * Above {@code wire} (the JSON), below {@code engine} and {@code sim}.
  *
  * <p><b>Internal</b>: public only for the layers above; not for users to import, and free to change in
- * any release (docs/writing-controllers.md, "Use metahook as a library"; InternalsTest).
+ * any release (docs/writing-controllers.md, "Use metahook as a library"; FenceTest).
  */
 package dev.metahook.internal.contract;

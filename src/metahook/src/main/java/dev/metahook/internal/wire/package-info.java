@@ -6,6 +6,6 @@
  * of a body would take before any is built, for the memory budget and the caches.
  *
  * <p><b>Internal</b>: public only for the layers above; not for users to import, and free to change in
- * any release (docs/writing-controllers.md, "Use metahook as a library"; InternalsTest).
+ * any release (docs/writing-controllers.md, "Use metahook as a library"; FenceTest).
  */
 package dev.metahook.internal.wire;
