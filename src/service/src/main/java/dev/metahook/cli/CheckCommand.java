@@ -6,6 +6,8 @@ import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HookClient;
 import dev.metahook.internal.sim.Ids;
+import dev.metahook.internal.sim.KubernetesVersion;
+import dev.metahook.internal.sim.VersionedCheck;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
@@ -31,14 +33,14 @@ import java.util.Set;
 final class CheckCommand {
     static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
-            + " [--url <hook url>]" + HookCredentials.OPTIONS + " [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
+            + " [--url <hook url>]" + HookCredentials.OPTIONS + " [--kubernetes-version <1.29 to 1.37>] [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
         Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
-                "url", "passes", "timeout", "format", "output", "token-file", "cacert", "cert", "key"), USAGE);
+                "url", "passes", "timeout", "format", "output", "token-file", "cacert", "cert", "key", "kubernetes-version"), USAGE);
         CheckFormat format = CheckFormat.of(arguments.optional("format"), USAGE);
         Path output = arguments.optional("output") == null ? null : Path.of(arguments.optional("output"));
         ControllerSpec spec = timeout(ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name")),
@@ -52,10 +54,11 @@ final class CheckCommand {
         List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
-        Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
         JsonNode request = requestFile == null ? null : request(requestFile);
-        CheckResult report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
-                .result();
+        CheckResult report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE), version -> {
+            Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes, version);
+            return (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related)).result();
+        });
         String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
         if (output == null) {
             out.print(format.write(report, suite));
@@ -65,6 +68,22 @@ final class CheckCommand {
         }
         out.flush();
         return report.clean() ? 0 : 1;
+    }
+
+    /**
+     * The Kubernetes minors to check on: the one {@code --kubernetes-version} names, else every span of the supported
+     * minors whose API servers store objects alike (the oldest and the newest supported, today).
+     */
+    static List<KubernetesVersion.Span> kubernetes(String text, String usage) {
+        return text == null ? KubernetesVersion.spans() : List.of(KubernetesVersion.Span.of(kubernetesVersion(text, usage)));
+    }
+
+    static KubernetesVersion kubernetesVersion(String text, String usage) {
+        try {
+            return KubernetesVersion.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--kubernetes-version: " + e.getMessage() + "\n" + usage);
+        }
     }
 
     /** The report to its file (its directory made if missing); a file that cannot be written is a usage error. */

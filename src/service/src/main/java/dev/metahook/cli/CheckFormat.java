@@ -49,7 +49,7 @@ enum CheckFormat {
     static String text(CheckResult report) {
         StringBuilder text = new StringBuilder();
         for (CheckResult.Breach breach : report.breaches()) {
-            text.append("BREACH ").append(breach).append('\n');
+            text.append("BREACH ").append(line(report, breach)).append('\n');
         }
         text.append(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
                 : "check: " + report.breaches().size() + " breaches in " + report.calls() + " hook calls").append('\n');
@@ -60,7 +60,16 @@ enum CheckFormat {
             text.append("calls per simulated minute: ").append(rates.atRest()).append(" at rest, ").append(rates.stalled())
                     .append(" while stalled (").append(rates.stalledDoing()).append(")\n");
         }
+        text.append("checked on ").append(report.versions()).append('\n');
         return text.toString();
+    }
+
+    /**
+     * A breach as {@code check} prints it after {@code BREACH}: its kind, the versions it holds on when they are not
+     * all that were checked ({@code needless-update on Kubernetes 1.34-1.37}), and its message.
+     */
+    static String line(CheckResult report, CheckResult.Breach breach) {
+        return breach.kind() + (breach.versions().equals(report.versions()) ? "" : " on " + breach.versions()) + ": " + breach.message();
     }
 
     static String json(CheckResult report) {
@@ -114,8 +123,8 @@ enum CheckFormat {
                     xml.writeCharacters("\n      ");
                     xml.writeStartElement("failure");
                     xml.writeAttribute("type", first.kind());
-                    xml.writeAttribute("message", clean(first + (breaches.size() > 1 ? " (and " + (breaches.size() - 1) + " more)" : "")));
-                    xml.writeCharacters(clean(breaches.stream().map(CheckFormat::evidence).collect(Collectors.joining("\n\n"))));
+                    xml.writeAttribute("message", clean(line(report, first) + (breaches.size() > 1 ? " (and " + (breaches.size() - 1) + " more)" : "")));
+                    xml.writeCharacters(clean(breaches.stream().map(breach -> evidence(report, breach)).collect(Collectors.joining("\n\n"))));
                     xml.writeEndElement();
                 }
                 CheckResult.Phase phase = phases.get(entry.getKey());
@@ -141,8 +150,8 @@ enum CheckFormat {
     }
 
     /** A breach as the failure's text shows it: the line {@code check} prints, then where it was found. */
-    private static String evidence(CheckResult.Breach breach) {
-        return "BREACH " + breach + "\n  " + breach.hook() + (breach.call() > 0 ? " call " + breach.call() : "") + ", "
+    private static String evidence(CheckResult report, CheckResult.Breach breach) {
+        return "BREACH " + line(report, breach) + "\n  " + breach.hook() + (breach.call() > 0 ? " call " + breach.call() : "") + ", "
                 + breach.object() + ", phase " + breach.phase();
     }
 

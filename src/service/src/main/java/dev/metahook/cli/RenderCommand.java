@@ -9,6 +9,7 @@ import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.DecoratorSimulator;
 import dev.metahook.internal.sim.HttpHook;
+import dev.metahook.internal.sim.KubernetesVersion;
 import dev.metahook.internal.sim.ObjectStore;
 import dev.metahook.internal.sim.Simulator;
 import dev.metahook.internal.wire.CanonicalJson;
@@ -33,20 +34,22 @@ import java.util.stream.StreamSupport;
 final class RenderCommand {
     static final String USAGE = "usage: java -jar metahook.jar render --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " --parent <parent or target yaml> [--observed <children or attachments yaml>] [--related <objects yaml>] [--url <hook url>]"
-            + HookCredentials.OPTIONS;
+            + HookCredentials.OPTIONS + " [--kubernetes-version <1.29 to 1.37>]";
 
     private RenderCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
         Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "observed", "related", "url",
-                "token-file", "cacert", "cert", "key"), USAGE);
+                "token-file", "cacert", "cert", "key", "kubernetes-version"), USAGE);
         HttpHook.Credentials credentials = HookCredentials.of(arguments, USAGE);
         ControllerSpec spec = ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name"));
         ObjectNode parent = ManifestFiles.one(arguments.required("parent", USAGE));
         String observedFile = arguments.optional("observed");
         List<ObjectNode> observed = observedFile == null ? List.of() : ManifestFiles.all(observedFile);
-        ObjectStore store = new ObjectStore(Clock.systemUTC());
+        String version = arguments.optional("kubernetes-version");
+        ObjectStore store = new ObjectStore(Clock.systemUTC(), version == null ? KubernetesVersion.NEWEST
+                : CheckCommand.kubernetesVersion(version, USAGE));
         ManifestFiles.related(arguments.optional("related")).forEach(store::create);
         Simulator simulator = spec.decorator() ? new DecoratorSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), credentials, env))
                 : new CompositeSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), credentials, env));

@@ -13,6 +13,8 @@ import dev.metahook.internal.sim.CheckResult;
 import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.InProcessHook;
+import dev.metahook.internal.sim.KubernetesVersion;
+import dev.metahook.internal.sim.VersionedCheck;
 import dev.metahook.internal.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.nio.file.Path;
@@ -46,14 +48,17 @@ public final class HookTester {
     private final ObjectNode manifest;
     private final Clock clock;
     private final List<ObjectNode> definitions;
+    private final List<KubernetesVersion.Span> kubernetes;
     private final HookEngine engine;
 
-    private HookTester(Controllers controllers, Registration registration, ObjectNode manifest, Clock clock, List<ObjectNode> definitions) {
+    private HookTester(Controllers controllers, Registration registration, ObjectNode manifest, Clock clock, List<ObjectNode> definitions,
+                       List<KubernetesVersion.Span> kubernetes) {
         this.controllers = controllers;
         this.registration = registration;
         this.manifest = manifest;
         this.clock = clock;
         this.definitions = List.copyOf(definitions);
+        this.kubernetes = List.copyOf(kubernetes);
         this.engine = new HookEngine(controllers, clock);
     }
 
@@ -68,7 +73,7 @@ public final class HookTester {
                         && object.path("apiVersion").asText().startsWith("metacontroller.k8s.io/"))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(manifest + ": holds no CompositeController or DecoratorController"));
-        return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK, objects);
+        return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK, objects, KubernetesVersion.spans());
     }
 
     /**
@@ -79,7 +84,7 @@ public final class HookTester {
     public static HookTester of(Controllers controllers, String name) {
         Registration registration = registration(controllers, name);
         return new HookTester(controllers, registration, ControllerManifest.of(registration, IN_PROCESS, IN_PROCESS + "-system"), FIXED_CLOCK,
-                List.of());
+                List.of(), KubernetesVersion.spans());
     }
 
     /**
@@ -91,12 +96,13 @@ public final class HookTester {
     @SuppressWarnings("varargs") // the array goes only to List.of, which copies it
     public static HookTester of(Controllers controllers, String name, Class<? extends HasMetadata>... childTypes) {
         Registration registration = registration(controllers, name);
-        return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK, List.of());
+        return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK, List.of(),
+                KubernetesVersion.spans());
     }
 
     /** The same controller under another clock (conditions carry its time). */
     public HookTester withClock(Clock clock) {
-        return new HookTester(controllers, registration, manifest, clock, definitions);
+        return new HookTester(controllers, registration, manifest, clock, definitions, kubernetes);
     }
 
     /**
@@ -106,7 +112,19 @@ public final class HookTester {
      * drop ({@code pruned-status}). Without it, nothing is pruned.
      */
     public HookTester withDefinitions(Path file) {
-        return new HookTester(controllers, registration, manifest, clock, Manifests.trees(file));
+        return new HookTester(controllers, registration, manifest, clock, Manifests.trees(file), kubernetes);
+    }
+
+    /**
+     * The same controller checked on one Kubernetes minor ({@code "1.32"}, {@code "v1.32.4"}), whose API server
+     * decides how the simulator stores objects. Without it, {@code check} runs on every span of the supported minors
+     * (1.29 to 1.37) whose API servers store objects alike, and each breach says which minors it holds on.
+     *
+     * @throws IllegalArgumentException for a version that is not one, or outside 1.29 to 1.37
+     */
+    public HookTester withKubernetesVersion(String version) {
+        return new HookTester(controllers, registration, manifest, clock, definitions,
+                List.of(KubernetesVersion.Span.of(KubernetesVersion.parse(version))));
     }
 
     /** A sync call for this parent (a decorator's target). */
@@ -148,19 +166,20 @@ public final class HookTester {
         InProcessHook hook = new InProcessHook(engine, registration.name());
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
-        Checker.Report report = new Checker(spec, hook, clock, 20).check(Json.tree(parent), updatedTree, related);
-        return report(report.result());
+        JsonNode parentTree = Json.tree(parent);
+        return report(VersionedCheck.run(kubernetes,
+                version -> new Checker(spec, hook, clock, 20, version).check(parentTree, updatedTree, related).result()));
     }
 
     /** The check's result as the test kit reports it: the same fields by the same names. */
     private static CheckReport report(CheckResult result) {
         return new CheckReport(
                 result.breaches().stream().map(breach -> new CheckReport.Breach(breach.kind(), breach.hook(), breach.object(), breach.phase(),
-                        breach.call(), breach.message())).toList(),
+                        breach.call(), breach.message(), breach.versions())).toList(),
                 result.calls(),
                 result.phases().stream().map(phase -> new CheckReport.Phase(phase.name(), phase.calls(), phase.writes())).toList(),
                 result.rates() == null ? null : new CheckReport.Rates(result.rates().atRest(), result.rates().stalled(),
-                        result.rates().stalledDoing()));
+                        result.rates().stalledDoing()), result.versions());
     }
 
     Registration registration() {

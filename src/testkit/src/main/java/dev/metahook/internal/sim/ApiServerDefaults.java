@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.wire.Json;
 
 /**
- * What a current API server (kube-apiserver v1.37.2) writes into a built-in object beyond what the
+ * What the API server of a {@link KubernetesVersion} writes into a built-in object beyond what the
  * client sent, as far as a Metacontroller hook can see it: the defaulted fields and an embedded
- * ObjectMeta that is always there (empty when nothing was sent) and, unlike v1.20's, carries no
- * {@code "creationTimestamp": null}; each of them seen on the real server
- * ({@code fixtures/captured/v1.37.2-stored.json}). A hook that omits them is fine where
+ * ObjectMeta that is always there (empty when nothing was sent), with a {@code "creationTimestamp": null}
+ * up to 1.33 and without one from 1.34 ({@link StorageChange}); each of them seen on a real v1.37.2
+ * ({@code fixtures/captured/v1.37.2-stored.json}) and read from the source of the older minors. A hook that omits them is fine where
  * Metacontroller merges (maps, lists with a merge key); inside a list it replaces (a StatefulSet's
  * {@code volumeClaimTemplates}, a NetworkPolicy's rules) the difference is an update on every call.
  * Objects of other kinds (custom resources) are stored as sent.
@@ -19,16 +19,18 @@ final class ApiServerDefaults {
     }
 
     /** Fills in what the API server would, in place; {@code uid} is the object's own (a Job's selector names it). */
-    static void apply(ObjectNode object, String uid) {
+    static void apply(ObjectNode object, String uid, KubernetesVersion version) {
+        EmbeddedMetadata metadata = version.has(StorageChange.NO_NULL_CREATION_TIMESTAMP) ? EmbeddedMetadata.WITHOUT_NULL
+                : EmbeddedMetadata.WITH_NULL;
         String group = group(object.path("apiVersion").asText());
         ObjectNode spec = object.get("spec") instanceof ObjectNode s ? s : null;
         switch (object.path("kind").asText() + "." + group) {
-            case "Deployment.apps" -> deployment(spec);
-            case "StatefulSet.apps" -> statefulSet(spec);
-            case "ReplicaSet.apps" -> workload(spec);
-            case "DaemonSet.apps" -> daemonSet(object, spec);
-            case "Job.batch" -> job(spec, uid, object.path("metadata").path("name").asText());
-            case "CronJob.batch" -> cronJob(spec);
+            case "Deployment.apps" -> deployment(spec, metadata);
+            case "StatefulSet.apps" -> statefulSet(spec, metadata);
+            case "ReplicaSet.apps" -> workload(spec, metadata);
+            case "DaemonSet.apps" -> daemonSet(object, spec, metadata);
+            case "Job.batch" -> job(spec, uid, object.path("metadata").path("name").asText(), metadata);
+            case "CronJob.batch" -> cronJob(spec, metadata);
             case "Pod." -> pod(object, spec);
             case "Service." -> service(spec);
             case "Secret." -> putIfAbsent(object, "type", "Opaque");
@@ -58,7 +60,7 @@ final class ApiServerDefaults {
     }
 
     /** A DaemonSet's defaults, and the annotation with its template's generation that the API server still writes. */
-    private static void daemonSet(ObjectNode object, ObjectNode spec) {
+    private static void daemonSet(ObjectNode object, ObjectNode spec, EmbeddedMetadata embedded) {
         if (spec == null) {
             return;
         }
@@ -70,17 +72,17 @@ final class ApiServerDefaults {
             putIfAbsent(rolling, "maxSurge", 0);
             putIfAbsent(rolling, "maxUnavailable", 1);
         }
-        podTemplate(spec.get("template"));
+        podTemplate(spec.get("template"), embedded);
         ObjectNode metadata = object.withObjectProperty("metadata");
         putIfAbsent(Apply.map(metadata, "annotations"), "deprecated.daemonset.template.generation",
                 Long.toString(metadata.path("generation").asLong(1)));
     }
 
-    private static void deployment(ObjectNode spec) {
+    private static void deployment(ObjectNode spec, EmbeddedMetadata metadata) {
         if (spec == null) {
             return;
         }
-        workload(spec);
+        workload(spec, metadata);
         putIfAbsent(spec, "progressDeadlineSeconds", 600);
         putIfAbsent(spec, "revisionHistoryLimit", 10);
         ObjectNode strategy = spec.withObjectProperty("strategy");
@@ -92,11 +94,11 @@ final class ApiServerDefaults {
         }
     }
 
-    private static void statefulSet(ObjectNode spec) {
+    private static void statefulSet(ObjectNode spec, EmbeddedMetadata metadata) {
         if (spec == null) {
             return;
         }
-        workload(spec);
+        workload(spec, metadata);
         putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
         putIfAbsent(spec, "revisionHistoryLimit", 10);
         ObjectNode retention = spec.withObjectProperty("persistentVolumeClaimRetentionPolicy");
@@ -113,7 +115,7 @@ final class ApiServerDefaults {
             if (claim instanceof ObjectNode template) {
                 putIfAbsent(template, "apiVersion", "v1");
                 putIfAbsent(template, "kind", "PersistentVolumeClaim");
-                embeddedMetadata(template);
+                metadata.write(template);
                 putIfAbsent(template.withObjectProperty("spec"), "volumeMode", "Filesystem");
                 putIfAbsent(template.withObjectProperty("status"), "phase", "Pending");
             }
@@ -121,15 +123,15 @@ final class ApiServerDefaults {
     }
 
     /** Replicas and the pod template of a Deployment, StatefulSet or ReplicaSet. */
-    private static void workload(ObjectNode spec) {
+    private static void workload(ObjectNode spec, EmbeddedMetadata metadata) {
         if (spec == null) {
             return;
         }
         putIfAbsent(spec, "replicas", 1);
-        podTemplate(spec.get("template"));
+        podTemplate(spec.get("template"), metadata);
     }
 
-    private static void job(ObjectNode spec, String uid, String name) {
+    private static void job(ObjectNode spec, String uid, String name, EmbeddedMetadata metadata) {
         if (spec == null) {
             return;
         }
@@ -149,10 +151,10 @@ final class ApiServerDefaults {
             template.withObjectProperty("metadata").withObjectProperty("labels").put("batch.kubernetes.io/controller-uid", uid)
                     .put("batch.kubernetes.io/job-name", name).put("controller-uid", uid).put("job-name", name);
         }
-        podTemplate(spec.get("template"));
+        podTemplate(spec.get("template"), metadata);
     }
 
-    private static void cronJob(ObjectNode spec) {
+    private static void cronJob(ObjectNode spec, EmbeddedMetadata metadata) {
         if (spec == null) {
             return;
         }
@@ -163,29 +165,35 @@ final class ApiServerDefaults {
             spec.put("suspend", false);
         }
         if (spec.get("jobTemplate") instanceof ObjectNode jobTemplate) {
-            embeddedMetadata(jobTemplate);
+            metadata.write(jobTemplate);
             if (jobTemplate.get("spec") instanceof ObjectNode jobSpec) {
                 // v1.37.2 defaults none of a Job's own fields inside a CronJob's template, only its pod template's
-                podTemplate(jobSpec.get("template"));
+                podTemplate(jobSpec.get("template"), metadata);
             }
         }
     }
 
-    private static void podTemplate(JsonNode node) {
+    private static void podTemplate(JsonNode node, EmbeddedMetadata metadata) {
         if (node instanceof ObjectNode template) {
-            embeddedMetadata(template);
+            metadata.write(template);
             podSpec(template.get("spec") instanceof ObjectNode spec ? spec : null);
         }
     }
 
     /**
-     * The metadata object of an embedded ObjectMeta is written even when empty; on v1.37.2 it no longer
-     * carries the {@code "creationTimestamp": null} (Go's zero time) that v1.20 wrote into it.
+     * The metadata object of an embedded ObjectMeta, written even when empty, and its zero
+     * {@code creationTimestamp} (Go's zero time, whatever was sent): {@code null} up to 1.33, left out from 1.34.
      */
-    private static void embeddedMetadata(ObjectNode holder) {
-        ObjectNode metadata = holder.withObjectProperty("metadata");
-        if (metadata.path("creationTimestamp").isNull()) {
-            metadata.remove("creationTimestamp"); // a null sent is not stored either
+    private enum EmbeddedMetadata {
+        WITH_NULL, WITHOUT_NULL;
+
+        void write(ObjectNode holder) {
+            ObjectNode metadata = holder.withObjectProperty("metadata");
+            if (this == WITH_NULL && !metadata.hasNonNull("creationTimestamp")) {
+                metadata.putNull("creationTimestamp");
+            } else if (this == WITHOUT_NULL && metadata.path("creationTimestamp").isNull()) {
+                metadata.remove("creationTimestamp");
+            }
         }
     }
 

@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * What a check found, typed: the breaches with where each was found, the hook calls, the calls and child writes of
- * each phase of the life, and the call rates (null when not measured). The test kit's {@code CheckReport} has the same
- * fields by the same names, so what {@code check --format json} writes from this reads back into it.
+ * each phase of the life, the call rates (null when not measured) and the versions checked
+ * ({@code Kubernetes 1.29-1.37}). The test kit's {@code CheckReport} has the same fields by the same names, so what
+ * {@code check --format json} writes from this reads back into it.
  */
-public record CheckResult(List<Breach> breaches, int calls, List<Phase> phases, Rates rates) {
+public record CheckResult(List<Breach> breaches, int calls, List<Phase> phases, Rates rates, String versions) {
 
     public CheckResult {
         breaches = List.copyOf(breaches);
@@ -18,11 +19,19 @@ public record CheckResult(List<Breach> breaches, int calls, List<Phase> phases, 
         return breaches.isEmpty();
     }
 
-    /** One breach: its rule, the hook, the object, the phase, which sync or finalize call (0: none alone), the evidence. */
-    public record Breach(String kind, String hook, String object, String phase, int call, String message) {
+    /**
+     * One breach: its rule, the hook, the object, the phase, which sync or finalize call (0: none alone), the evidence,
+     * and the versions it holds on ({@code Kubernetes 1.34-1.37}).
+     */
+    public record Breach(String kind, String hook, String object, String phase, int call, String message, String versions) {
         @Override
         public String toString() {
             return kind + ": " + message;
+        }
+
+        /** The same breach found on other versions too. */
+        Breach on(String versions) {
+            return new Breach(kind, hook, object, phase, call, message, versions);
         }
     }
 

@@ -31,6 +31,7 @@ public final class Checker {
     private final HookClient hooks;
     private final Clock clock;
     private final int maxPasses;
+    private final KubernetesVersion version;
     /** Each breach once, by rule and message, where it was first found. */
     private final Map<Breach, CheckResult.Breach> breaches = new LinkedHashMap<>();
     /** Hook calls and child writes by phase, in the order the phases first ran. */
@@ -41,11 +42,18 @@ public final class Checker {
     private String owner = "";
     private boolean conflicted;
 
+    /** A check on the newest supported Kubernetes. */
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
+        this(spec, hooks, clock, maxPasses, KubernetesVersion.NEWEST);
+    }
+
+    /** A check whose API server stores objects as {@code version}'s does. */
+    public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses, KubernetesVersion version) {
         this.spec = spec;
         this.hooks = hooks;
         this.clock = clock;
         this.maxPasses = maxPasses;
+        this.version = version;
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
@@ -53,7 +61,7 @@ public final class Checker {
      * What a check found: the breaches typed, the hook calls and child writes of each phase, and how often the
      * hook is called ({@link CallRates}; null when not measured).
      */
-    public record Report(List<CheckResult.Breach> found, List<CheckResult.Phase> phases, CallRates rates) {
+    public record Report(List<CheckResult.Breach> found, List<CheckResult.Phase> phases, CallRates rates, String versions) {
         /** The breaches by rule and message alone. */
         public List<Breach> breaches() {
             return found.stream().map(breach -> new Breach(breach.kind(), breach.message())).toList();
@@ -71,7 +79,7 @@ public final class Checker {
         /** The same, as {@code check} reports it. */
         public CheckResult result() {
             return new CheckResult(found, calls(), phases,
-                    rates == null ? null : new CheckResult.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()));
+                    rates == null ? null : new CheckResult.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()), versions);
         }
     }
 
@@ -81,7 +89,7 @@ public final class Checker {
     }
 
     private void add(Breach breach, String hook, String object, String phase, int call) {
-        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail()));
+        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail(), versions()));
     }
 
     private void count(String phase, int calls, int writes) {
@@ -112,7 +120,7 @@ public final class Checker {
 
     /** Runs the lifecycle with {@code related} objects in the cluster from the start, for customize to select. */
     public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
-        Simulation simulation = new Simulation(spec, hooks, clock);
+        Simulation simulation = new Simulation(spec, hooks, clock, version);
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(parent);
         owner = Ids.text(ref);
@@ -132,7 +140,7 @@ public final class Checker {
      * rest of its teardown.
      */
     public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
-        Simulation simulation = new Simulation(spec, hooks, clock);
+        Simulation simulation = new Simulation(spec, hooks, clock, version);
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(request.path("parent"));
         owner = Ids.text(ref);
@@ -251,7 +259,11 @@ public final class Checker {
         phases.forEach((name, counts) -> counted.add(new CheckResult.Phase(name, counts[0], counts[1])));
         // the stalled cluster is a fork measured right after converging: listed last, after the life itself
         counted.sort(java.util.Comparator.comparing(phase -> phase.name().equals("stalled")));
-        return new Report(List.copyOf(breaches.values()), counted, rates);
+        return new Report(List.copyOf(breaches.values()), counted, rates, versions());
+    }
+
+    private String versions() {
+        return "Kubernetes " + version;
     }
 
     private static int conflicts(Simulation simulation) {

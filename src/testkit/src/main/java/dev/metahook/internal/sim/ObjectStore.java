@@ -20,7 +20,7 @@ import java.util.UUID;
 /**
  * The API server, as far as a hook can tell: objects with uid, resourceVersion, generation and
  * creationTimestamp; built-in objects stored in the form the API server writes them back
- * ({@link ApiServerDefaults}: embedded metadata's null creationTimestamp, defaulted fields, a
+ * ({@link ApiServerDefaults} for its {@link KubernetesVersion}: embedded metadata, defaulted fields, a
  * Service's cluster IP); deletion that waits for finalizers; garbage collection of dependents through
  * owner references. Every change counts as a write, so a caller can tell a fixed point. Not
  * thread-safe: one simulation drives it.
@@ -28,18 +28,30 @@ import java.util.UUID;
 public final class ObjectStore implements Cluster {
     private final Map<ChildId, ObjectNode> objects = new TreeMap<>(Ids.ORDER);
     private final Clock clock;
+    private final KubernetesVersion version;
     private long resourceVersion = 1000;
     private long writes;
     private int created;
     private int serviceIps;
 
+    /** The API server of the newest supported minor. */
     public ObjectStore(Clock clock) {
+        this(clock, KubernetesVersion.NEWEST);
+    }
+
+    /** The API server of {@code version}, which decides how objects are stored. */
+    public ObjectStore(Clock clock, KubernetesVersion version) {
         this.clock = clock;
+        this.version = version;
+    }
+
+    public KubernetesVersion version() {
+        return version;
     }
 
     /** The same objects (and counters: new uids and resourceVersions go on from here) in a store of their own, on {@code clock}. */
     public ObjectStore copy(Clock clock) {
-        ObjectStore copy = new ObjectStore(clock);
+        ObjectStore copy = new ObjectStore(clock, version);
         objects.forEach((ref, object) -> copy.objects.put(ref, object.deepCopy()));
         copy.resourceVersion = resourceVersion;
         copy.created = created;
@@ -59,7 +71,7 @@ public final class ObjectStore implements Cluster {
         if (!metadata.hasNonNull("uid")) {
             metadata.put("uid", UUID.nameUUIDFromBytes(("metahook-sim-" + ++created + Ids.text(ref)).getBytes(StandardCharsets.UTF_8)).toString());
         }
-        ApiServerDefaults.apply(stored, metadata.path("uid").asText());
+        ApiServerDefaults.apply(stored, metadata.path("uid").asText(), version);
         ApiServerDefaults.initialStatus(stored);
         allocateClusterIp(stored);
         metadata.put("resourceVersion", Long.toString(++resourceVersion));
@@ -95,7 +107,7 @@ public final class ObjectStore implements Cluster {
         for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "generation")) {
             copyField(existing.path("metadata"), metadata, field);
         }
-        ApiServerDefaults.apply(updated, metadata.path("uid").asText());
+        ApiServerDefaults.apply(updated, metadata.path("uid").asText(), version);
         copyField(existing, updated, "status");
         if (updated.equals(existing)) {
             return existing.deepCopy();

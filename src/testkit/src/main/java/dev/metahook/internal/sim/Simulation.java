@@ -38,11 +38,16 @@ public final class Simulation {
 
     /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
-        this(spec, hooks, new VirtualClock(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+        this(spec, hooks, clock, KubernetesVersion.NEWEST);
     }
 
-    private Simulation(ControllerSpec spec, HookClient hooks, VirtualClock clock) {
-        this(spec, hooks, new ObjectStore(clock), clock);
+    /** The same, its API server storing objects as {@code version}'s does. */
+    public Simulation(ControllerSpec spec, HookClient hooks, Clock clock, KubernetesVersion version) {
+        this(spec, hooks, new VirtualClock(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)), version);
+    }
+
+    private Simulation(ControllerSpec spec, HookClient hooks, VirtualClock clock, KubernetesVersion version) {
+        this(spec, hooks, new ObjectStore(clock, version), clock);
     }
 
     /** A simulation against any cluster, a real API server included. */

@@ -1,0 +1,34 @@
+package dev.metahook.internal.sim;
+
+/**
+ * A change in how the API server stores built-in objects, between the Kubernetes minors {@code check} supports, that
+ * the simulated API server models: the minor it first holds on and where it is written down. Each is read from the
+ * Kubernetes source at the tags on either side of it, and listed once in docs/testing-hooks.md.
+ */
+public enum StorageChange {
+    /**
+     * The zero {@code creationTimestamp} of an embedded ObjectMeta (a pod template's, a claim template's, a CronJob's
+     * {@code jobTemplate}'s) is left out instead of written as {@code null}: {@code metav1.ObjectMeta.CreationTimestamp}
+     * is tagged {@code omitzero} from k8s.io/apimachinery v0.34.0 on (v0.33.13 still only {@code omitempty}, which
+     * Go's encoder never applies to a struct).
+     */
+    NO_NULL_CREATION_TIMESTAMP(34, "kubernetes/kubernetes#130989");
+
+    private final int since;
+    private final String reference;
+
+    StorageChange(int since, String reference) {
+        this.since = since;
+        this.reference = reference;
+    }
+
+    /** The first minor (of Kubernetes 1.x) that stores objects this way. */
+    public int since() {
+        return since;
+    }
+
+    /** The pull request or release note that made the change. */
+    public String reference() {
+        return reference;
+    }
+}

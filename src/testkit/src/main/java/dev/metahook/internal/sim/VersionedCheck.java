@@ -1,0 +1,69 @@
+package dev.metahook.internal.sim;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A check run once for each span of Kubernetes minors whose API servers store objects alike, its reports made one:
+ * each breach names the minors it holds on ({@code Kubernetes 1.34-1.37}); the hook calls and child writes of a
+ * phase, and the call rates, are the most any of the runs made, as a cluster of that version would make them.
+ */
+public final class VersionedCheck {
+    private VersionedCheck() {
+    }
+
+    /** {@code check} run on the minor each span is checked on, oldest first, and the results merged. */
+    public static CheckResult run(List<KubernetesVersion.Span> spans, Function<KubernetesVersion, CheckResult> check) {
+        Map<List<Object>, CheckResult.Breach> breaches = new LinkedHashMap<>();
+        Map<List<Object>, List<KubernetesVersion.Span>> holdsOn = new LinkedHashMap<>();
+        Map<String, int[]> phases = new LinkedHashMap<>();
+        CheckResult.Rates rates = null;
+        for (KubernetesVersion.Span span : spans) {
+            CheckResult result = check.apply(span.checkedOn());
+            for (CheckResult.Breach breach : result.breaches()) {
+                List<Object> key = List.of(breach.kind(), breach.hook(), breach.object(), breach.phase(), breach.message());
+                breaches.putIfAbsent(key, breach);
+                holdsOn.computeIfAbsent(key, k -> new ArrayList<>()).add(span);
+            }
+            for (CheckResult.Phase phase : result.phases()) {
+                int[] most = phases.computeIfAbsent(phase.name(), name -> new int[2]);
+                most[0] = Math.max(most[0], phase.calls());
+                most[1] = Math.max(most[1], phase.writes());
+            }
+            rates = busier(rates, result.rates());
+        }
+        List<CheckResult.Breach> found = new ArrayList<>();
+        breaches.forEach((key, breach) -> found.add(breach.on(describe(holdsOn.get(key)))));
+        List<CheckResult.Phase> counted = new ArrayList<>();
+        phases.forEach((name, most) -> counted.add(new CheckResult.Phase(name, most[0], most[1])));
+        counted.sort(Comparator.comparing(phase -> phase.name().equals("stalled")));
+        int calls = counted.stream().mapToInt(CheckResult.Phase::calls).sum();
+        return new CheckResult(found, calls, counted, rates, describe(spans));
+    }
+
+    private static CheckResult.Rates busier(CheckResult.Rates a, CheckResult.Rates b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        CheckResult.Rates stalled = b.stalled() > a.stalled() ? b : a;
+        return new CheckResult.Rates(Math.max(a.atRest(), b.atRest()), stalled.stalled(), stalled.stalledDoing());
+    }
+
+    /** {@code Kubernetes 1.29-1.37}, or {@code Kubernetes 1.29-1.31, 1.35-1.37} for spans that do not meet. */
+    static String describe(List<KubernetesVersion.Span> spans) {
+        List<KubernetesVersion.Span> joined = new ArrayList<>();
+        for (KubernetesVersion.Span span : spans) {
+            KubernetesVersion.Span last = joined.isEmpty() ? null : joined.get(joined.size() - 1);
+            if (last != null && last.last().minor() + 1 == span.first().minor()) {
+                joined.set(joined.size() - 1, new KubernetesVersion.Span(last.first(), span.last()));
+            } else {
+                joined.add(span);
+            }
+        }
+        return "Kubernetes " + String.join(", ", joined.stream().map(KubernetesVersion.Span::toString).toList());
+    }
+}
