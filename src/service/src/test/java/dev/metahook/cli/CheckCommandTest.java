@@ -346,8 +346,12 @@ class CheckCommandTest {
         }
     }
 
-    /** A StatefulSet controller written in no framework: drain on delete, then a backup ConfigMap, then done. */
-    private Result checkStatefulSetTeardown(boolean finalizeDropsTheNull) throws Exception {
+    /**
+     * A StatefulSet controller written in no framework: drain on delete, then a backup ConfigMap, then done. Its claim
+     * template's metadata has {@code "creationTimestamp": null} in sync when {@code syncNull}, in finalize when
+     * {@code finalizeNull}: the form Kubernetes 1.33 and older store, or (without) the form 1.34 and newer store.
+     */
+    private Result checkStatefulSetTeardown(boolean syncNull, boolean finalizeNull, String... options) throws Exception {
         String controller = file("statefulset-controller.yaml", """
                 apiVersion: metacontroller.k8s.io/v1alpha1
                 kind: CompositeController
@@ -362,49 +366,85 @@ class CheckCommandTest {
                     sync: {webhook: {url: http://stores.example/sync}}
                     finalize: {webhook: {url: http://stores.example/finalize}}
                 """);
-        return check(request -> {
-            boolean finalizing = request.path("finalizing").asBoolean();
-            JsonNode observed = request.at("/children/StatefulSet.apps~1v1/hello");
-            boolean drained = finalizing && observed.at("/spec/replicas").asInt(-1) == 0;
-            ObjectNode answer = Json.object();
-            ObjectNode set = answer.putArray("children").addObject().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
-            set.putObject("metadata").put("name", "hello");
-            ObjectNode spec = set.putObject("spec").put("replicas", finalizing ? 0 : 1).put("serviceName", "hello");
-            spec.putObject("selector").putObject("matchLabels").put("app", "store");
-            ObjectNode template = spec.putObject("template");
-            template.putObject("metadata").putObject("labels").put("app", "store");
-            template.putObject("spec").putArray("containers").addObject().put("name", "db").put("image", "postgres:16");
-            ObjectNode claim = spec.putArray("volumeClaimTemplates").addObject().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
-            ObjectNode claimMetadata = claim.putObject("metadata");
-            if (!(finalizing && finalizeDropsTheNull)) {
-                claimMetadata.putNull("creationTimestamp");
-            }
-            claimMetadata.put("name", "data");
-            claim.putObject("spec").put("volumeMode", "Filesystem").putArray("accessModes").add("ReadWriteOnce");
-            claim.withObjectProperty("spec").putObject("resources").putObject("requests").put("storage", "1Gi");
-            claim.putObject("status").put("phase", "Pending");
-            boolean backedUp = request.at("/children/ConfigMap.v1/hello-backup").isObject();
-            if (drained) {
-                ObjectNode backup = answer.withArray("children").addObject().put("apiVersion", "v1").put("kind", "ConfigMap");
-                backup.putObject("metadata").put("name", "hello-backup");
-                backup.putObject("data").put("archive", "hello.tar.gz");
-            }
-            answer.putObject("status").put("phase", !finalizing ? "Ready" : drained ? "BackingUp" : "Draining");
-            if (finalizing) {
-                answer.put("finalized", backedUp);
-            }
-            return ScriptedHook.Answer.ok(answer);
-        }, controller, PARENT);
+        try (ScriptedHook hook = new ScriptedHook(request -> statefulSetAnswer(request, syncNull, finalizeNull))) {
+            List<String> args = new java.util.ArrayList<>(List.of("--controller", controller, "--parent", file("parent.yaml", PARENT),
+                    "--url", hook.url(), "--passes", "8"));
+            args.addAll(List.of(options));
+            return run(args);
+        }
+    }
+
+    private static ScriptedHook.Answer statefulSetAnswer(JsonNode request, boolean syncNull, boolean finalizeNull) {
+        boolean finalizing = request.path("finalizing").asBoolean();
+        JsonNode observed = request.at("/children/StatefulSet.apps~1v1/hello");
+        boolean drained = finalizing && observed.at("/spec/replicas").asInt(-1) == 0;
+        ObjectNode answer = Json.object();
+        ObjectNode set = answer.putArray("children").addObject().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
+        set.putObject("metadata").put("name", "hello");
+        ObjectNode spec = set.putObject("spec").put("replicas", finalizing ? 0 : 1).put("serviceName", "hello");
+        spec.putObject("selector").putObject("matchLabels").put("app", "store");
+        ObjectNode template = spec.putObject("template");
+        template.putObject("metadata").putObject("labels").put("app", "store");
+        template.putObject("spec").putArray("containers").addObject().put("name", "db").put("image", "postgres:16");
+        ObjectNode claim = spec.putArray("volumeClaimTemplates").addObject().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
+        ObjectNode claimMetadata = claim.putObject("metadata");
+        if (finalizing ? finalizeNull : syncNull) {
+            claimMetadata.putNull("creationTimestamp");
+        }
+        claimMetadata.put("name", "data");
+        claim.putObject("spec").put("volumeMode", "Filesystem").putArray("accessModes").add("ReadWriteOnce");
+        claim.withObjectProperty("spec").putObject("resources").putObject("requests").put("storage", "1Gi");
+        claim.putObject("status").put("phase", "Pending");
+        boolean backedUp = request.at("/children/ConfigMap.v1/hello-backup").isObject();
+        if (drained) {
+            ObjectNode backup = answer.withArray("children").addObject().put("apiVersion", "v1").put("kind", "ConfigMap");
+            backup.putObject("metadata").put("name", "hello-backup");
+            backup.putObject("data").put("archive", "hello.tar.gz");
+        }
+        answer.putObject("status").put("phase", !finalizing ? "Ready" : drained ? "BackingUp" : "Draining");
+        if (finalizing) {
+            answer.put("finalized", backedUp);
+        }
+        return ScriptedHook.Answer.ok(answer);
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("issue 34: written for v1.20's \"creationTimestamp\": null in claim templates, which the simulator no longer stores (v1.37.2 does not); to be rewritten")
-    void reportsAnUpdateNobodyAskedForOnTheWaitingStepsOfFinalize() throws Exception {
-        // a current API server (v1.37.2) stores no "creationTimestamp": null: an answer that keeps v1.20's null updates on every call
-        Result keepsTheNull = checkStatefulSetTeardown(false);
-        reports(keepsTheNull, "needless-update");
-        assertTrue(keepsTheNull.output().contains("StatefulSet default/hello")
-                && keepsTheNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (null vs absent)"), keepsTheNull.output());
+    void aHookThatAlwaysWritesTheNullOfOlderServersNeedlesslyUpdatesFrom134Only() throws Exception {
+        Result withNull = checkStatefulSetTeardown(true, true);
+        reports(withNull, "needless-update on Kubernetes 1.34-1.37");
+        assertTrue(withNull.output().contains("StatefulSet default/hello")
+                && withNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (absent vs null)"), withNull.output());
+        assertTrue(withNull.output().endsWith("checked on Kubernetes 1.29-1.37\n"), withNull.output());
+    }
+
+    @Test
+    void aHookThatNeverWritesTheNullNeedlesslyUpdatesUpTo133Only() throws Exception {
+        Result withoutNull = checkStatefulSetTeardown(false, false);
+        reports(withoutNull, "needless-update on Kubernetes 1.29-1.33");
+        assertTrue(withoutNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (null vs absent)"),
+                withoutNull.output());
+    }
+
+    @Test
+    void oneKubernetesVersionChecksThatVersionAlone() throws Exception {
+        Result on133 = checkStatefulSetTeardown(true, true, "--kubernetes-version", "1.33");
+        assertEquals(0, on133.exit(), on133.output());
+        assertTrue(on133.output().endsWith("checked on Kubernetes 1.33\n"), on133.output());
+        Result on134 = checkStatefulSetTeardown(true, true, "--kubernetes-version", "v1.34.2");
+        reports(on134, "needless-update");
+        Result tooOld = checkStatefulSetTeardown(true, true, "--kubernetes-version", "1.28");
+        assertEquals(2, tooOld.exit(), tooOld.output());
+    }
+
+    @Test
+    void reportsAnUpdateNobodyAskedForOnTheWaitingStepsOfFinalizeOnTheVersionsItHoldsOn() throws Exception {
+        // sync writes the form up to 1.33 stores, finalize the form from 1.34: each is needless on the versions of the other
+        Result mixed = checkStatefulSetTeardown(true, false);
+        reports(mixed, "needless-update on Kubernetes 1.34-1.37", "needless-update on Kubernetes 1.29-1.33");
+        assertTrue(mixed.breaches().stream().anyMatch(line -> line.startsWith("BREACH needless-update on Kubernetes 1.29-1.33: finalize (delete)")),
+                mixed.output());
+        assertTrue(mixed.breaches().stream().anyMatch(line -> line.startsWith("BREACH needless-update on Kubernetes 1.34-1.37: sync (create)")),
+                mixed.output());
     }
 
     private static final String CAPTURED = "src/test-support/src/main/resources/fixtures/captured/";
@@ -417,8 +457,8 @@ class CheckCommandTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("issue 34: written for v1.20's \"creationTimestamp\": null in claim templates, which the simulator no longer stores (v1.37.2 does not); to be rewritten")
-    void theAnswerMetahook010GaveOnTheRealClusterIsReported() throws Exception {
+    void theAnswerMetahook010GaveOnTheRealClusterIsReportedForTheServersThatStoreTheNull() throws Exception {
+        // captured on Kubernetes 1.20, which stores the null 0.1.0's answer lacked: an update on every call there, as up to 1.33
         JsonNode captured = Json.parse(Files.readAllBytes(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.response.json")));
         try (ScriptedHook hook = new ScriptedHook(request -> {
             ObjectNode answer = captured.deepCopy();
@@ -427,23 +467,22 @@ class CheckCommandTest {
         })) {
             Result replayed = run(List.of("--controller", "metacontroller/database-controller.yaml",
                     "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json", "--url", hook.url()));
-            reports(replayed, "needless-update");
+            reports(replayed, "needless-update on Kubernetes 1.29-1.33");
             assertTrue(replayed.output().contains("StatefulSet default/orders"), replayed.output());
         }
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("issue 34: written for v1.20's \"creationTimestamp\": null in claim templates, which the simulator no longer stores (v1.37.2 does not); to be rewritten")
-    void aTeardownWhoseAnnotationKeptTheNullIsClean() throws Exception {
+    void metahooksDatabaseFinishesACapturedTeardownCleanWhicheverFormItsAnnotationHas() throws Exception {
         String request = Files.readString(Path.of(CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
         String annotationWithout = "\\\"metadata\\\":{\\\"name\\\":\\\"data\\\"}";
         String annotationWith = "\\\"metadata\\\":{\\\"creationTimestamp\\\":null,\\\"name\\\":\\\"data\\\"}";
         assertTrue(request.contains(annotationWithout), "the captured annotation lacks the null");
-        String healed = file("healed.request.json", request.replace(annotationWithout, annotationWith));
-        Result fixed = run(List.of("--controller", "metacontroller/database-controller.yaml", "--request", healed));
-        assertEquals(0, fixed.exit(), fixed.output());
+        String withNull = file("with-null.request.json", request.replace(annotationWithout, annotationWith));
+        Result fromWith = run(List.of("--controller", "metacontroller/database-controller.yaml", "--request", withNull));
+        assertEquals(0, fromWith.exit(), fromWith.output());
 
-        // The drain puts back the claim template's null the API server stores, so even the annotation 0.1.0 wrote without it heals.
+        // the claim template is answered in the form the observed StatefulSet stores, whatever the annotation says
         Result asCaptured = run(List.of("--controller", "metacontroller/database-controller.yaml",
                 "--request", CAPTURED + "v1.5.14-metahook-database-finalize-backingup.request.json"));
         assertEquals(0, asCaptured.exit(), asCaptured.output());

@@ -175,7 +175,7 @@ final class LastAppliedBase {
     }
 
     /** The observed child of the same apiVersion, kind, namespace and name, by its key ({@code name} or {@code namespace/name}). */
-    private static Optional<ObservedObject> counterpart(ObjectNode desired, ObjectMap observed, String parentNamespace) {
+    static Optional<ObservedObject> counterpart(ObjectNode desired, ObjectMap observed, String parentNamespace) {
         String kind = desired.path("kind").asText("");
         String apiVersion = desired.path("apiVersion").asText("");
         if (observed.isEmpty() || kind.isEmpty() || kind.indexOf('.') >= 0 || apiVersion.isEmpty()) {
