@@ -7,6 +7,7 @@ import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HookClient;
 import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.sim.KubernetesVersion;
+import dev.metahook.internal.sim.MetacontrollerVersion;
 import dev.metahook.internal.sim.VersionedCheck;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
@@ -33,14 +34,14 @@ import java.util.Set;
 final class CheckCommand {
     static final String USAGE = "usage: java -jar metahook.jar check --controller <yaml with a CompositeController or DecoratorController> [--controller-name <name>]"
             + " (--parent <parent or target yaml> | --request <request json>) [--updated-parent <yaml>] [--related <objects yaml>]"
-            + " [--url <hook url>]" + HookCredentials.OPTIONS + " [--kubernetes-version <1.29 to 1.37>] [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
+            + " [--url <hook url>]" + HookCredentials.OPTIONS + " [--kubernetes-version <1.29 to 1.37>] [--metacontroller-version <v1.5.0 to v4.17.2>] [--passes <n>] [--timeout <duration, e.g. 10s or 500ms>] [--format text|json|junit] [--output <file>]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out) {
         Arguments arguments = Arguments.parse(args, Set.of("controller", "controller-name", "parent", "request", "updated-parent", "related",
-                "url", "passes", "timeout", "format", "output", "token-file", "cacert", "cert", "key", "kubernetes-version"), USAGE);
+                "url", "passes", "timeout", "format", "output", "token-file", "cacert", "cert", "key", "kubernetes-version", "metacontroller-version"), USAGE);
         CheckFormat format = CheckFormat.of(arguments.optional("format"), USAGE);
         Path output = arguments.optional("output") == null ? null : Path.of(arguments.optional("output"));
         ControllerSpec spec = timeout(ManifestFiles.controller(arguments.required("controller", USAGE), arguments.optional("controller-name")),
@@ -55,8 +56,9 @@ final class CheckCommand {
         int passes = passes(arguments.optional("passes"));
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
         JsonNode request = requestFile == null ? null : request(requestFile);
-        CheckResult report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE), version -> {
-            Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes, version);
+        CheckResult report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE),
+                metacontroller(arguments.optional("metacontroller-version")), versions -> {
+            Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes, versions);
             return (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related)).result();
         });
         String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
@@ -76,6 +78,15 @@ final class CheckCommand {
      */
     static List<KubernetesVersion.Span> kubernetes(String text, String usage) {
         return text == null ? KubernetesVersion.spans() : List.of(KubernetesVersion.Span.of(kubernetesVersion(text, usage)));
+    }
+
+    /** The Metacontroller release {@code --metacontroller-version} names, else the newest. */
+    private static MetacontrollerVersion metacontroller(String text) {
+        try {
+            return text == null ? MetacontrollerVersion.NEWEST : MetacontrollerVersion.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--metacontroller-version: " + e.getMessage() + "\n" + USAGE);
+        }
     }
 
     static KubernetesVersion kubernetesVersion(String text, String usage) {

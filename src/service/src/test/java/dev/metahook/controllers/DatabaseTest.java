@@ -110,6 +110,23 @@ class DatabaseTest {
         assertEquals(json("{'exec':{'command':['pg_isready','-U','app']}}"), statefulSet.at("/spec/template/spec/containers/0/readinessProbe"));
     }
 
+    /**
+     * Kubernetes up to 1.33 stores the claim template's metadata with {@code "creationTimestamp": null}, 1.34 and later
+     * without; the request does not say which. The answer takes the observed StatefulSet's form, in sync and teardown.
+     */
+    @Test
+    void writesTheClaimTemplateInTheFormTheObservedStatefulSetStores() {
+        ObjectNode database = database();
+        List<ObjectNode> observed = running(database, READY);
+        String metadata = "/spec/volumeClaimTemplates/0/metadata";
+        assertFalse(child(sync(database, observed), "StatefulSet", "orders").at(metadata).has("creationTimestamp"));
+        assertFalse(child(finalize(deleting(database()), observed), "StatefulSet", "orders").at(metadata).has("creationTimestamp"));
+        ((ObjectNode) find(observed, "StatefulSet", "orders").at(metadata)).putNull("creationTimestamp");
+        assertEquals(json("{'creationTimestamp':null,'name':'data'}"), child(sync(database, observed), "StatefulSet", "orders").at(metadata));
+        assertEquals(json("{'creationTimestamp':null,'name':'data'}"),
+                child(finalize(deleting(database()), observed), "StatefulSet", "orders").at(metadata));
+    }
+
     private static String firstPassword(ObjectNode database) {
         String name = database.at("/metadata/name").asText();
         return decoded(child(sync(database, List.of()), "Secret", name + "-credentials"), "password");

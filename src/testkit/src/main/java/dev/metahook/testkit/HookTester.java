@@ -14,6 +14,7 @@ import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.InProcessHook;
 import dev.metahook.internal.sim.KubernetesVersion;
+import dev.metahook.internal.sim.MetacontrollerVersion;
 import dev.metahook.internal.sim.VersionedCheck;
 import dev.metahook.internal.wire.Json;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -49,16 +50,18 @@ public final class HookTester {
     private final Clock clock;
     private final List<ObjectNode> definitions;
     private final List<KubernetesVersion.Span> kubernetes;
+    private final MetacontrollerVersion metacontroller;
     private final HookEngine engine;
 
     private HookTester(Controllers controllers, Registration registration, ObjectNode manifest, Clock clock, List<ObjectNode> definitions,
-                       List<KubernetesVersion.Span> kubernetes) {
+                       List<KubernetesVersion.Span> kubernetes, MetacontrollerVersion metacontroller) {
         this.controllers = controllers;
         this.registration = registration;
         this.manifest = manifest;
         this.clock = clock;
         this.definitions = List.copyOf(definitions);
         this.kubernetes = List.copyOf(kubernetes);
+        this.metacontroller = metacontroller;
         this.engine = new HookEngine(controllers, clock);
     }
 
@@ -73,7 +76,8 @@ public final class HookTester {
                         && object.path("apiVersion").asText().startsWith("metacontroller.k8s.io/"))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(manifest + ": holds no CompositeController or DecoratorController"));
-        return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK, objects, KubernetesVersion.spans());
+        return new HookTester(controllers, registration(controllers, name), controller, FIXED_CLOCK, objects, KubernetesVersion.spans(),
+                MetacontrollerVersion.NEWEST);
     }
 
     /**
@@ -84,7 +88,7 @@ public final class HookTester {
     public static HookTester of(Controllers controllers, String name) {
         Registration registration = registration(controllers, name);
         return new HookTester(controllers, registration, ControllerManifest.of(registration, IN_PROCESS, IN_PROCESS + "-system"), FIXED_CLOCK,
-                List.of(), KubernetesVersion.spans());
+                List.of(), KubernetesVersion.spans(), MetacontrollerVersion.NEWEST);
     }
 
     /**
@@ -97,12 +101,12 @@ public final class HookTester {
     public static HookTester of(Controllers controllers, String name, Class<? extends HasMetadata>... childTypes) {
         Registration registration = registration(controllers, name);
         return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK, List.of(),
-                KubernetesVersion.spans());
+                KubernetesVersion.spans(), MetacontrollerVersion.NEWEST);
     }
 
     /** The same controller under another clock (conditions carry its time). */
     public HookTester withClock(Clock clock) {
-        return new HookTester(controllers, registration, manifest, clock, definitions, kubernetes);
+        return new HookTester(controllers, registration, manifest, clock, definitions, kubernetes, metacontroller);
     }
 
     /**
@@ -112,7 +116,7 @@ public final class HookTester {
      * drop ({@code pruned-status}). Without it, nothing is pruned.
      */
     public HookTester withDefinitions(Path file) {
-        return new HookTester(controllers, registration, manifest, clock, Manifests.trees(file), kubernetes);
+        return new HookTester(controllers, registration, manifest, clock, Manifests.trees(file), kubernetes, metacontroller);
     }
 
     /**
@@ -124,7 +128,18 @@ public final class HookTester {
      */
     public HookTester withKubernetesVersion(String version) {
         return new HookTester(controllers, registration, manifest, clock, definitions,
-                List.of(KubernetesVersion.Span.of(KubernetesVersion.parse(version))));
+                List.of(KubernetesVersion.Span.of(KubernetesVersion.parse(version))), metacontroller);
+    }
+
+    /**
+     * The same controller checked under another Metacontroller release ({@code "v4.10.2"}; v1.5.0 to v4.17.2, the
+     * newest by default), where releases behave differently: from v4.10.3 on, a rolling update of namespaced children
+     * stalls after the first child, which {@code check} reports as {@code metacontroller-stalls-rollout}.
+     *
+     * @throws IllegalArgumentException for a version that is not one, or outside v1.5.0 to v4.17.2
+     */
+    public HookTester withMetacontrollerVersion(String version) {
+        return new HookTester(controllers, registration, manifest, clock, definitions, kubernetes, MetacontrollerVersion.parse(version));
     }
 
     /** A sync call for this parent (a decorator's target). */
@@ -167,8 +182,8 @@ public final class HookTester {
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
         JsonNode parentTree = Json.tree(parent);
-        return report(VersionedCheck.run(kubernetes,
-                version -> new Checker(spec, hook, clock, 20, version).check(parentTree, updatedTree, related).result()));
+        return report(VersionedCheck.run(kubernetes, metacontroller,
+                versions -> new Checker(spec, hook, clock, 20, versions).check(parentTree, updatedTree, related).result()));
     }
 
     /** The check's result as the test kit reports it: the same fields by the same names. */

@@ -7,6 +7,7 @@ import dev.metahook.internal.wire.ObservedObject;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The zero {@code creationTimestamp} of an object embedded in a child's list (a StatefulSet's claim templates) written
@@ -24,8 +25,13 @@ final class StoredTimestampForm {
 
     /** {@code child} (changed in place) with each embedded item's zero creationTimestamp in {@code observed}'s form. */
     static ObjectNode mirror(ObjectNode child, Optional<ObservedObject> observed) {
-        if (observed.isPresent() && hasEmbeddedItems(child)) {
-            mirror((JsonNode) child, observed.get().tree());
+        return mirror(child, () -> observed.map(ObservedObject::tree));
+    }
+
+    /** The same with the stored object's tree, asked for only when the child has embedded items. */
+    static ObjectNode mirror(ObjectNode child, Supplier<Optional<? extends JsonNode>> stored) {
+        if (hasEmbeddedItems(child)) {
+            stored.get().ifPresent(tree -> mirror((JsonNode) child, tree));
         }
         return child;
     }

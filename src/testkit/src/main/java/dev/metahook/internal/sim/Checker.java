@@ -31,7 +31,7 @@ public final class Checker {
     private final HookClient hooks;
     private final Clock clock;
     private final int maxPasses;
-    private final KubernetesVersion version;
+    private final Versions versions;
     /** Each breach once, by rule and message, where it was first found. */
     private final Map<Breach, CheckResult.Breach> breaches = new LinkedHashMap<>();
     /** Hook calls and child writes by phase, in the order the phases first ran. */
@@ -42,18 +42,18 @@ public final class Checker {
     private String owner = "";
     private boolean conflicted;
 
-    /** A check on the newest supported Kubernetes. */
+    /** A check on the newest supported Kubernetes and Metacontroller. */
     public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses) {
-        this(spec, hooks, clock, maxPasses, KubernetesVersion.NEWEST);
+        this(spec, hooks, clock, maxPasses, Versions.NEWEST);
     }
 
-    /** A check whose API server stores objects as {@code version}'s does. */
-    public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses, KubernetesVersion version) {
+    /** A check whose API server stores objects as {@code versions}' Kubernetes does, under that Metacontroller. */
+    public Checker(ControllerSpec spec, HookClient hooks, Clock clock, int maxPasses, Versions versions) {
         this.spec = spec;
         this.hooks = hooks;
         this.clock = clock;
         this.maxPasses = maxPasses;
-        this.version = version;
+        this.versions = versions;
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
@@ -120,7 +120,7 @@ public final class Checker {
 
     /** Runs the lifecycle with {@code related} objects in the cluster from the start, for customize to select. */
     public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
-        Simulation simulation = new Simulation(spec, hooks, clock, version);
+        Simulation simulation = new Simulation(spec, hooks, clock, versions);
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(parent);
         owner = Ids.text(ref);
@@ -140,7 +140,7 @@ public final class Checker {
      * rest of its teardown.
      */
     public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
-        Simulation simulation = new Simulation(spec, hooks, clock, version);
+        Simulation simulation = new Simulation(spec, hooks, clock, versions);
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(request.path("parent"));
         owner = Ids.text(ref);
@@ -263,7 +263,7 @@ public final class Checker {
     }
 
     private String versions() {
-        return "Kubernetes " + version;
+        return versions.toString();
     }
 
     private static int conflicts(Simulation simulation) {
@@ -271,17 +271,43 @@ public final class Checker {
                 && pass.error().contains("the object has been modified")).count();
     }
 
-    /** After a rollout, the parent's Updated condition must say it reached the latest revision. */
+    /**
+     * After a rollout, the parent's Updated condition must say it reached the latest revision. When it waits for a
+     * "missing" child that is there, the Metacontroller checked is the one that stalls: its own finding.
+     */
     private void rollout(Simulation simulation, ChildId ref, String step) {
         simulation.store().get(ref).ifPresent(parent -> {
             for (JsonNode condition : parent.path("status").path("conditions")) {
                 if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
-                    add(new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
-                            + " parent's Updated condition is " + condition.path("reason").asText() + ": " + condition.path("message").asText()),
-                            "sync", phase(step));
+                    String said = condition.path("reason").asText() + ": " + condition.path("message").asText();
+                    add(stalledByMetacontroller(simulation, parent, said).map(child -> stall(step, child, said))
+                            .orElseGet(() -> new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
+                                    + " parent's Updated condition is " + said)), "sync", phase(step));
                 }
             }
         });
+    }
+
+    /** The child a stalled rollout calls missing while the cluster has it, when this Metacontroller cannot find namespaced children. */
+    private Optional<String> stalledByMetacontroller(Simulation simulation, JsonNode parent, String said) {
+        String prefix = "RolloutWaiting: missing child ";
+        if (!versions.metacontroller().stallsNamespacedRollouts() || !said.startsWith(prefix)) {
+            return Optional.empty();
+        }
+        String child = said.substring(prefix.length());
+        String namespace = parent.path("metadata").path("namespace").asText("");
+        boolean there = simulation.store().all().stream().anyMatch(object -> child.equals(object.path("kind").asText() + " "
+                + object.path("metadata").path("name").asText()) && namespace.equals(object.path("metadata").path("namespace").asText("")));
+        return there && !namespace.isEmpty() ? Optional.of(child) : Optional.empty();
+    }
+
+    private Breach stall(String step, String child, String said) {
+        return new Breach("metacontroller-stalls-rollout", "after " + step + ", Metacontroller " + versions.metacontroller()
+                + " (every release from " + MetacontrollerVersion.ROLLOUT_LOOKUP_BY_NAME + " on) moved " + child + " to the latest"
+                + " revision and then never finds it: it looks the child up by bare name among observed children keyed"
+                + " namespace/name. The parent stays Updated=False " + said + ", and the other children are never rolled."
+                + " The hook is not at fault; to roll on these releases use updateStrategy OnDelete or Recreate for that type,"
+                + " or a cluster-scoped child type, or Metacontroller v4.10.2 or older");
     }
 
     private Simulation.Run converge(Simulation simulation, ChildId ref, boolean settle, String step) {

@@ -38,8 +38,16 @@ public final class CompositeSimulator implements Simulator {
     private final ControllerRevisions revisions;
     private final boolean rolling;
     private final java.util.Set<String> pruned = new java.util.LinkedHashSet<>();
+    private final MetacontrollerVersion metacontroller;
 
+    /** The newest Metacontroller's pass. */
     public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks) {
+        this(spec, store, hooks, MetacontrollerVersion.NEWEST);
+    }
+
+    /** The pass of {@code metacontroller}, where its releases differ. */
+    public CompositeSimulator(ControllerSpec spec, Cluster store, HookClient hooks, MetacontrollerVersion metacontroller) {
+        this.metacontroller = metacontroller;
         this.spec = spec;
         this.store = store;
         this.hooks = hooks;
@@ -314,7 +322,7 @@ public final class CompositeSimulator implements Simulator {
             revisioned.add(new RollingUpdate.Revisioned(owners.get(i), parents.get(i), calls.get(i),
                     desiredChildren(parent, calls.get(i).response().path("children"))));
         }
-        RollingUpdate rolling = new RollingUpdate(RollingUpdate.strategies(spec, kinds));
+        RollingUpdate rolling = new RollingUpdate(RollingUpdate.strategies(spec, kinds), metacontroller.stallsNamespacedRollouts());
         ObjectNode status;
         try {
             status = RollingUpdate.withCondition(calls.get(0).response().get("status"), rolling.roll(revisioned, seen));

@@ -17,7 +17,9 @@ import java.util.Map;
  * answer, and only while every child already on it is there, updated and passes its kind's status
  * checks ({@code RollingInPlace}: its {@code observedGeneration} caught up first). The outcome is the
  * {@code Updated} condition: {@code RolloutWaiting}, {@code RolloutProgressing} or
- * {@code OnLatestRevision}.
+ * {@code OnLatestRevision}. From Metacontroller v4.10.3 on, the observed children are looked up by bare name in a map
+ * keyed by {@code namespace/name}, so a namespaced child is never found there
+ * ({@link MetacontrollerVersion#stallsNamespacedRollouts()}).
  */
 final class RollingUpdate {
 
@@ -41,9 +43,12 @@ final class RollingUpdate {
     }
 
     private final Map<String, Strategy> strategies;
+    private final boolean namespacedUnfound;
 
-    RollingUpdate(Map<String, Strategy> strategies) {
+    /** {@code namespacedUnfound}: the lookup of an observed child misses every namespaced one, as v4.10.3 and later's does. */
+    RollingUpdate(Map<String, Strategy> strategies, boolean namespacedUnfound) {
         this.strategies = strategies;
+        this.namespacedUnfound = namespacedUnfound;
     }
 
     /** The strategies by {@code Kind.group} of the child types whose kind is known. */
@@ -224,9 +229,10 @@ final class RollingUpdate {
         return strategy != null && strategy.rolling();
     }
 
-    private static ObjectNode find(List<ObjectNode> observed, String key, String name) {
+    private ObjectNode find(List<ObjectNode> observed, String key, String name) {
         for (ObjectNode child : observed) {
-            if (key(child).equals(key) && name(child).equals(name)) {
+            boolean unfound = namespacedUnfound && !child.path("metadata").path("namespace").asText("").isEmpty();
+            if (!unfound && key(child).equals(key) && name(child).equals(name)) {
                 return child;
             }
         }

@@ -31,6 +31,7 @@ public final class Simulation {
     private final WorkQueue queue;
     private final HookClient hooks;
     private final ControllerSpec spec;
+    private final MetacontrollerVersion metacontroller;
     private WorkloadControllers workloads;
     private final List<CompositeSimulator.Pass> history = new ArrayList<>();
     private final List<Instant> times = new ArrayList<>();
@@ -38,30 +39,32 @@ public final class Simulation {
 
     /** A simulation whose virtual clock starts at {@code clock}'s time, on a whole second (as the API server writes times). */
     public Simulation(ControllerSpec spec, HookClient hooks, Clock clock) {
-        this(spec, hooks, clock, KubernetesVersion.NEWEST);
+        this(spec, hooks, clock, Versions.NEWEST);
     }
 
-    /** The same, its API server storing objects as {@code version}'s does. */
-    public Simulation(ControllerSpec spec, HookClient hooks, Clock clock, KubernetesVersion version) {
-        this(spec, hooks, new VirtualClock(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)), version);
+    /** The same, its API server storing objects as {@code versions}' Kubernetes does, its Metacontroller that release. */
+    public Simulation(ControllerSpec spec, HookClient hooks, Clock clock, Versions versions) {
+        this(spec, hooks, new VirtualClock(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)), versions);
     }
 
-    private Simulation(ControllerSpec spec, HookClient hooks, VirtualClock clock, KubernetesVersion version) {
-        this(spec, hooks, new ObjectStore(clock, version), clock);
+    private Simulation(ControllerSpec spec, HookClient hooks, VirtualClock clock, Versions versions) {
+        this(spec, hooks, new ObjectStore(clock, versions.kubernetes()), clock, versions.metacontroller());
     }
 
     /** A simulation against any cluster, a real API server included. */
     public Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster) {
-        this(spec, hooks, cluster, new VirtualClock(Instant.now()));
+        this(spec, hooks, cluster, new VirtualClock(Instant.now()), MetacontrollerVersion.NEWEST);
     }
 
-    private Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster, VirtualClock clock) {
+    private Simulation(ControllerSpec spec, HookClient hooks, Cluster cluster, VirtualClock clock, MetacontrollerVersion metacontroller) {
+        this.metacontroller = metacontroller;
         this.spec = spec;
         this.hooks = hooks;
         this.clock = clock;
         this.store = cluster;
         this.writer = new ConcurrentWriter(hooks, cluster);
-        this.simulator = spec.decorator() ? new DecoratorSimulator(spec, store, writer) : new CompositeSimulator(spec, store, writer);
+        this.simulator = spec.decorator() ? new DecoratorSimulator(spec, store, writer)
+                : new CompositeSimulator(spec, store, writer, metacontroller);
         this.queue = new WorkQueue(resyncPeriod(spec));
         this.workloads = new WorkloadControllers(clock, false);
     }
@@ -75,7 +78,7 @@ public final class Simulation {
             throw new IllegalStateException("only a simulation on the in-memory store can be forked");
         }
         VirtualClock forked = new VirtualClock(clock.instant());
-        Simulation copy = new Simulation(spec, hooks, objects.copy(forked), forked);
+        Simulation copy = new Simulation(spec, hooks, objects.copy(forked), forked, metacontroller);
         copy.workloads = new WorkloadControllers(forked, broken);
         return copy;
     }

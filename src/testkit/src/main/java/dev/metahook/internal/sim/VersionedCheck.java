@@ -23,14 +23,15 @@ public final class VersionedCheck {
     private VersionedCheck() {
     }
 
-    /** {@code check} run on the minor each span is checked on, oldest first, and the results merged. */
-    public static CheckResult run(List<KubernetesVersion.Span> spans, Function<KubernetesVersion, CheckResult> check) {
+    /** {@code check} run on the minor each span is checked on, oldest first, under {@code metacontroller}, and the results merged. */
+    public static CheckResult run(List<KubernetesVersion.Span> spans, MetacontrollerVersion metacontroller,
+                                  Function<Versions, CheckResult> check) {
         Map<List<Object>, CheckResult.Breach> breaches = new LinkedHashMap<>();
         Map<List<Object>, List<KubernetesVersion.Span>> holdsOn = new LinkedHashMap<>();
         Map<String, int[]> phases = new LinkedHashMap<>();
         CheckResult.Rates rates = null;
         for (KubernetesVersion.Span span : spans) {
-            CheckResult result = check.apply(span.checkedOn());
+            CheckResult result = check.apply(new Versions(span.checkedOn(), metacontroller));
             Map<List<Object>, Integer> seen = new HashMap<>();
             for (CheckResult.Breach breach : result.breaches()) {
                 List<Object> where = List.of(breach.kind(), breach.hook(), breach.object(), breach.phase());
@@ -46,12 +47,13 @@ public final class VersionedCheck {
             rates = busier(rates, result.rates());
         }
         List<CheckResult.Breach> found = new ArrayList<>();
-        breaches.forEach((key, breach) -> found.add(breach.on(describe(breach.kind().equals(MEASURED) ? spans : holdsOn.get(key)))));
+        breaches.forEach((key, breach) -> found.add(breach.on(describe(breach.kind().equals(MEASURED) ? spans : holdsOn.get(key),
+                metacontroller))));
         List<CheckResult.Phase> counted = new ArrayList<>();
         phases.forEach((name, most) -> counted.add(new CheckResult.Phase(name, most[0], most[1])));
         counted.sort(Comparator.comparing(phase -> phase.name().equals("stalled")));
         int calls = counted.stream().mapToInt(CheckResult.Phase::calls).sum();
-        return new CheckResult(found, calls, counted, rates, describe(spans));
+        return new CheckResult(found, calls, counted, rates, describe(spans, metacontroller));
     }
 
     private static CheckResult.Rates busier(CheckResult.Rates a, CheckResult.Rates b) {
@@ -62,8 +64,11 @@ public final class VersionedCheck {
         return new CheckResult.Rates(Math.max(a.atRest(), b.atRest()), stalled.stalled(), stalled.stalledDoing());
     }
 
-    /** {@code Kubernetes 1.29-1.37}, or {@code Kubernetes 1.29-1.31, 1.35-1.37} for spans that do not meet. */
-    static String describe(List<KubernetesVersion.Span> spans) {
+    /**
+     * {@code Kubernetes 1.29-1.37, Metacontroller v4.17.2}, or {@code Kubernetes 1.29-1.31, 1.35-1.37, ...} for spans
+     * that do not meet.
+     */
+    static String describe(List<KubernetesVersion.Span> spans, MetacontrollerVersion metacontroller) {
         List<KubernetesVersion.Span> joined = new ArrayList<>();
         for (KubernetesVersion.Span span : spans) {
             KubernetesVersion.Span last = joined.isEmpty() ? null : joined.get(joined.size() - 1);
@@ -73,6 +78,7 @@ public final class VersionedCheck {
                 joined.add(span);
             }
         }
-        return "Kubernetes " + String.join(", ", joined.stream().map(KubernetesVersion.Span::toString).toList());
+        return "Kubernetes " + String.join(", ", joined.stream().map(KubernetesVersion.Span::toString).toList())
+                + ", Metacontroller " + metacontroller;
     }
 }

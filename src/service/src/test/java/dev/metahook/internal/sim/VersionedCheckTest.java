@@ -1,0 +1,63 @@
+package dev.metahook.internal.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** One report from the runs on each span of Kubernetes minors: each breach with the minors it holds on. */
+class VersionedCheckTest {
+    private static final KubernetesVersion OLD = new KubernetesVersion(29);
+    private static final KubernetesVersion NEW = new KubernetesVersion(37);
+
+    private static CheckResult.Breach breach(String kind, String phase, String message) {
+        return new CheckResult.Breach(kind, "sync", "StatefulSet default/db", phase, 3, message, "");
+    }
+
+    private static CheckResult result(List<CheckResult.Breach> breaches, int atRest, CheckResult.Phase... phases) {
+        return new CheckResult(breaches, 0, List.of(phases), new CheckResult.Rates(atRest, 0, "deleting"), "");
+    }
+
+    @Test
+    void aBreachOfOneSpanNamesItsMinorsAndOneOfBothNamesThemAll() {
+        Map<KubernetesVersion, CheckResult> runs = Map.of(
+                OLD, result(List.of(breach("needless-update", "create", "(null vs absent)"), breach("hot-loop", "converge", "a")), 0),
+                NEW, result(List.of(breach("hot-loop", "converge", "a")), 0));
+        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), runs::get);
+        assertEquals(List.of("needless-update Kubernetes 1.29-1.33", "hot-loop Kubernetes 1.29-1.37"),
+                merged.breaches().stream().map(breach -> breach.kind() + " " + breach.versions()).toList());
+        assertEquals("Kubernetes 1.29-1.37", merged.versions());
+    }
+
+    @Test
+    void theSameBreachMeasuredDifferentlyIsOneBreachWithTheOldestRunsMessage() {
+        Map<KubernetesVersion, CheckResult> runs = Map.of(
+                OLD, result(List.of(breach("too-slow", "create", "sync took 1102 ms")), 0),
+                NEW, result(List.of(breach("too-slow", "create", "sync took 1107 ms"), breach("too-slow", "repeat", "sync took 1101 ms")), 0));
+        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), runs::get);
+        assertEquals(List.of("create sync took 1102 ms Kubernetes 1.29-1.37", "repeat sync took 1101 ms Kubernetes 1.29-1.37"),
+                merged.breaches().stream().map(breach -> breach.phase() + " " + breach.message() + " " + breach.versions()).toList());
+    }
+
+    @Test
+    void theCountsOfAPhaseAreTheMostAnyRunMade() {
+        Map<KubernetesVersion, CheckResult> runs = Map.of(
+                OLD, result(List.of(), 2, new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 12, 12)),
+                NEW, result(List.of(), 0, new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 0, 0),
+                        new CheckResult.Phase("stalled", 1, 0)));
+        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), runs::get);
+        assertEquals(List.of(new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 12, 12),
+                new CheckResult.Phase("stalled", 1, 0)), merged.phases());
+        assertEquals(16, merged.calls());
+        assertEquals(2, merged.rates().atRest());
+    }
+
+    @Test
+    void oneMinorAloneIsNamedAlone() {
+        CheckResult merged = VersionedCheck.run(List.of(KubernetesVersion.Span.of(new KubernetesVersion(32))),
+                version -> result(List.of(breach("needless-update", "create", "x")), 0));
+        assertEquals("Kubernetes 1.32", merged.versions());
+        assertEquals("Kubernetes 1.32", merged.breaches().get(0).versions());
+    }
+}
