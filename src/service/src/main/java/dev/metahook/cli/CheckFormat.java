@@ -65,11 +65,12 @@ enum CheckFormat {
     }
 
     /**
-     * A breach as {@code check} prints it after {@code BREACH}: its kind, the versions it holds on when they are not
-     * all that were checked ({@code needless-update on Kubernetes 1.34-1.37}), and its message.
+     * A breach as {@code check} prints it after {@code BREACH}: its kind, the Kubernetes minors it holds on when they
+     * are not all that were checked ({@code needless-update on Kubernetes 1.34-1.37}), and its message.
      */
     static String line(CheckResult report, CheckResult.Breach breach) {
-        return breach.kind() + (breach.versions().equals(report.versions()) ? "" : " on " + breach.versions()) + ": " + breach.message();
+        boolean everyVersion = report.versions().startsWith(breach.versions() + ",");
+        return breach.kind() + (everyVersion ? "" : " on " + breach.versions()) + ": " + breach.message();
     }
 
     static String json(CheckResult report) {

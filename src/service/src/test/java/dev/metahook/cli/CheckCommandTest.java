@@ -414,7 +414,7 @@ class CheckCommandTest {
         reports(withNull, "needless-update on Kubernetes 1.34-1.37");
         assertTrue(withNull.output().contains("StatefulSet default/hello")
                 && withNull.output().contains("/spec/volumeClaimTemplates/0/metadata/creationTimestamp (absent vs null)"), withNull.output());
-        assertTrue(withNull.output().endsWith("checked on Kubernetes 1.29-1.37\n"), withNull.output());
+        assertTrue(withNull.output().endsWith("checked on Kubernetes 1.29-1.37, Metacontroller v4.17.2\n"), withNull.output());
     }
 
     @Test
@@ -429,7 +429,7 @@ class CheckCommandTest {
     void oneKubernetesVersionChecksThatVersionAlone() throws Exception {
         Result on133 = checkStatefulSetTeardown(true, true, "--kubernetes-version", "1.33");
         assertEquals(0, on133.exit(), on133.output());
-        assertTrue(on133.output().endsWith("checked on Kubernetes 1.33\n"), on133.output());
+        assertTrue(on133.output().endsWith("checked on Kubernetes 1.33, Metacontroller v4.17.2\n"), on133.output());
         Result on134 = checkStatefulSetTeardown(true, true, "--kubernetes-version", "v1.34.2");
         reports(on134, "needless-update");
         Result tooOld = checkStatefulSetTeardown(true, true, "--kubernetes-version", "1.28");
@@ -440,7 +440,8 @@ class CheckCommandTest {
     void reportsAnUpdateNobodyAskedForOnTheWaitingStepsOfFinalizeOnTheVersionsItHoldsOn() throws Exception {
         // sync writes the form up to 1.33 stores, finalize the form from 1.34: each is needless on the versions of the other
         Result mixed = checkStatefulSetTeardown(true, false);
-        reports(mixed, "needless-update on Kubernetes 1.34-1.37", "needless-update on Kubernetes 1.29-1.33");
+        reports(mixed, "needless-update on Kubernetes 1.34-1.37",
+                "needless-update on Kubernetes 1.29-1.33");
         assertTrue(mixed.breaches().stream().anyMatch(line -> line.startsWith("BREACH needless-update on Kubernetes 1.29-1.33: finalize (delete)")),
                 mixed.output());
         assertTrue(mixed.breaches().stream().anyMatch(line -> line.startsWith("BREACH needless-update on Kubernetes 1.34-1.37: sync (create)")),

@@ -6,7 +6,7 @@ import java.util.List;
  * What {@link HookTester#check} (and the {@code check} command) found: every breach of Metacontroller's
  * contract, typed; the hook calls in all; the hook calls and writes of each phase of the life, in the
  * order they ran; and how often the hook is called at rest and while stalled (null when not measured:
- * the parent never converged); and the versions checked ({@code Kubernetes 1.29-1.37}). Where the runs on
+ * the parent never converged); and the versions checked ({@code Kubernetes 1.29-1.37, Metacontroller v4.17.2}). Where the runs on
  * several versions differ, the calls and writes of a phase, and the rates, are the most any of them made.
  * {@code check --format json} writes exactly this record, so a JSON report reads back into it with Jackson.
  */
@@ -38,8 +38,8 @@ public record CheckReport(List<Breach> breaches, int calls, List<Phase> phases, 
      * @param call    which hook call of the run showed it, counting from 1, or 0 when no one call did (a hot loop,
      *                a parent never finalized)
      * @param message what broke it, with the evidence
-     * @param versions the versions it holds on, {@code Kubernetes 1.34-1.37}: a breach that holds on every version
-     *                 checked names them all, the report's {@link CheckReport#versions()}
+     * @param versions the Kubernetes minors it holds on, {@code Kubernetes 1.34-1.37}: a breach that holds on every minor
+     *                 checked names them all, as the report's {@link CheckReport#versions()} begins
      */
     public record Breach(String kind, String hook, String object, String phase, int call, String message, String versions) {
         /** A breach without the versions it holds on, as breaches were before they had them. */

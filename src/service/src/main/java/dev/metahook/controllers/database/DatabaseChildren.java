@@ -89,10 +89,11 @@ final class DatabaseChildren {
     }
 
     /**
-     * The claim template exactly as the API server (v1.37) stores it after defaulting: apiVersion and
-     * kind, {@code volumeMode} and a Pending status, and metadata with only the name (a current server
-     * no longer writes v1.20's {@code "creationTimestamp": null} there). Metacontroller replaces lists it
-     * cannot merge by key, so any difference would be an update on every sync.
+     * The claim template as the API server stores it after defaulting: apiVersion and kind,
+     * {@code volumeMode} and a Pending status, and metadata with the name. Metacontroller replaces lists it
+     * cannot merge by key, so any difference would be an update on every sync. The zero
+     * {@code creationTimestamp} the server writes there up to Kubernetes 1.33 (and leaves out from 1.34)
+     * metahook answers in the observed StatefulSet's form.
      */
     static PersistentVolumeClaim claimTemplate(String storage) {
         ObjectMeta metadata = new ObjectMeta();

@@ -35,6 +35,8 @@ class RollingUpdateTest {
             .composite("catset", CatSet.class, new CatSetController()).build(), TestServer.CLOCK);
     private static final ControllerSpec SPEC = ControllerSpec.read(StoredObjects.manifest("examples/catset/controller.yaml"));
     private static final ChildId PARENT = new ChildId("ctl.enisoc.com/v1", "CatSet", "default", "nginx-backend");
+    /** The Metacontroller the captures come from; the rollout is its (v4.10.3 and later stall it: below). */
+    private static final Versions CAPTURED_ON = new Versions(KubernetesVersion.NEWEST, new MetacontrollerVersion(1, 5, 14));
 
     /** The captured CatSet's spec with another image: what the person applied. */
     private static ObjectNode catSet(String image) {
@@ -47,7 +49,7 @@ class RollingUpdateTest {
     }
 
     private static Simulation simulation(HookClient hooks) {
-        return new Simulation(SPEC, hooks, TestServer.CLOCK);
+        return new Simulation(SPEC, hooks, TestServer.CLOCK, CAPTURED_ON);
     }
 
     private static JsonNode updated(JsonNode parent) {
@@ -166,17 +168,37 @@ class RollingUpdateTest {
 
     @Test
     void checkIsCleanForTheRolloutAndReportsOneWhoseNewPodsNeverBecomeReady() {
-        Checker.Report clean = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20)
+        Checker.Report clean = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, CAPTURED_ON)
                 .check(catSet("1.29-alpine"), catSet("1.30-alpine"));
         assertEquals(List.of(), clean.breaches());
 
         ObjectNode gated = catSet("1.30-alpine");
         ((ObjectNode) gated.at("/spec/template/spec")).putArray("readinessGates").addObject().put("conditionType", "example.com/load-balancer");
-        Checker.Report stuck = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20)
+        Checker.Report stuck = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, CAPTURED_ON)
                 .check(catSet("1.29-alpine"), gated);
         assertEquals(List.of(new Breach("rollout-stuck", "after spec change, the rollout never reached the latest revision: the parent's"
                 + " Updated condition is RolloutWaiting: child Pod nginx-backend-2 failed status check: \"Ready\" condition status is"
                 + " \"False\" (want \"True\")")), stuck.breaches());
+    }
+
+    /**
+     * From v4.10.3 Metacontroller keys observed children by namespace/name and its rolling update looks them up by
+     * name: the first pod moved is "missing" for good. check says so as Metacontroller's finding, not the hook's.
+     */
+    @Test
+    void fromV4103TheRolloutOfNamespacedPodsStallsAfterTheFirstAndCheckSaysItIsMetacontrollers() {
+        for (String release : new String[] {"4.10.3", "4.17.2"}) {
+            Versions versions = new Versions(KubernetesVersion.NEWEST, MetacontrollerVersion.parse(release));
+            List<Breach> stalled = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, versions)
+                    .check(catSet("1.29-alpine"), catSet("1.30-alpine")).breaches();
+            assertEquals(List.of("metacontroller-stalls-rollout"), stalled.stream().map(Breach::kind).toList(), release);
+            assertTrue(stalled.get(0).detail().contains("Metacontroller v" + release + " (every release from v4.10.3 on) moved Pod"
+                    + " nginx-backend-2 to the latest revision") && stalled.get(0).detail().contains("Updated=False RolloutWaiting:"
+                    + " missing child Pod nginx-backend-2") && stalled.get(0).detail().contains("OnDelete or Recreate"), stalled.toString());
+        }
+        Versions before = new Versions(KubernetesVersion.NEWEST, MetacontrollerVersion.parse("v4.10.2"));
+        assertEquals(List.of(), new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, before)
+                .check(catSet("1.29-alpine"), catSet("1.30-alpine")).breaches());
     }
 
     /** RollingInPlace waits for each updated child's controller to observe its new spec before it moves the next. */
@@ -198,7 +220,7 @@ class RollingUpdateTest {
             return new HookClient.Reply(200, Map.of(), ("{'children':[" + children + "]}").replace('\'', '"').getBytes(StandardCharsets.UTF_8),
                     java.time.Duration.ZERO, null);
         };
-        Simulation simulation = new Simulation(ControllerSpec.read(manifest), fleet, TestServer.CLOCK);
+        Simulation simulation = new Simulation(ControllerSpec.read(manifest), fleet, TestServer.CLOCK, CAPTURED_ON);
         ChildId parent = simulation.create(StoredObjects.json("{'apiVersion':'test.metahook.dev/v1','kind':'Fleet','metadata':"
                 + "{'name':'f','namespace':'default'},'spec':{'image':'app:1'}}"));
         assertTrue(simulation.converge(parent, 20, true).converged());

@@ -24,10 +24,10 @@ class VersionedCheckTest {
         Map<KubernetesVersion, CheckResult> runs = Map.of(
                 OLD, result(List.of(breach("needless-update", "create", "(null vs absent)"), breach("hot-loop", "converge", "a")), 0),
                 NEW, result(List.of(breach("hot-loop", "converge", "a")), 0));
-        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), runs::get);
+        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
         assertEquals(List.of("needless-update Kubernetes 1.29-1.33", "hot-loop Kubernetes 1.29-1.37"),
                 merged.breaches().stream().map(breach -> breach.kind() + " " + breach.versions()).toList());
-        assertEquals("Kubernetes 1.29-1.37", merged.versions());
+        assertEquals("Kubernetes 1.29-1.37, Metacontroller v4.17.2", merged.versions());
     }
 
     @Test
@@ -35,7 +35,7 @@ class VersionedCheckTest {
         Map<KubernetesVersion, CheckResult> runs = Map.of(
                 OLD, result(List.of(breach("too-slow", "create", "sync took 1102 ms")), 0),
                 NEW, result(List.of(breach("too-slow", "create", "sync took 1107 ms"), breach("too-slow", "repeat", "sync took 1101 ms")), 0));
-        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), runs::get);
+        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
         assertEquals(List.of("create sync took 1102 ms Kubernetes 1.29-1.37", "repeat sync took 1101 ms Kubernetes 1.29-1.37"),
                 merged.breaches().stream().map(breach -> breach.phase() + " " + breach.message() + " " + breach.versions()).toList());
     }
@@ -46,7 +46,7 @@ class VersionedCheckTest {
                 OLD, result(List.of(), 2, new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 12, 12)),
                 NEW, result(List.of(), 0, new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 0, 0),
                         new CheckResult.Phase("stalled", 1, 0)));
-        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), runs::get);
+        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
         assertEquals(List.of(new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 12, 12),
                 new CheckResult.Phase("stalled", 1, 0)), merged.phases());
         assertEquals(16, merged.calls());
@@ -56,8 +56,8 @@ class VersionedCheckTest {
     @Test
     void oneMinorAloneIsNamedAlone() {
         CheckResult merged = VersionedCheck.run(List.of(KubernetesVersion.Span.of(new KubernetesVersion(32))),
-                version -> result(List.of(breach("needless-update", "create", "x")), 0));
-        assertEquals("Kubernetes 1.32", merged.versions());
+                MetacontrollerVersion.parse("v4.10.2"), versions -> result(List.of(breach("needless-update", "create", "x")), 0));
+        assertEquals("Kubernetes 1.32, Metacontroller v4.10.2", merged.versions());
         assertEquals("Kubernetes 1.32", merged.breaches().get(0).versions());
     }
 }

@@ -89,7 +89,7 @@ public final class Checker {
     }
 
     private void add(Breach breach, String hook, String object, String phase, int call) {
-        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail(), versions()));
+        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail(), "Kubernetes " + versions.kubernetes()));
     }
 
     private void count(String phase, int calls, int writes) {

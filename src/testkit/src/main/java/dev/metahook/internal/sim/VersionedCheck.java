@@ -10,7 +10,8 @@ import java.util.function.Function;
 
 /**
  * A check run once for each span of Kubernetes minors whose API servers store objects alike, its reports made one:
- * each breach names the minors it holds on ({@code Kubernetes 1.34-1.37}); the hook calls and child writes of a
+ * each breach names the minors it holds on ({@code Kubernetes 1.34-1.37}; the Metacontroller release is the one of the
+ * whole check, which the report's versions name); the hook calls and child writes of a
  * phase, and the call rates, are the most any of the runs made, as a cluster of that version would make them.
  * Runs find the same breach when they find its kind for the same hook, object and phase (the n-th such in each run):
  * its message may differ in what was measured (how long a call took), and the oldest run's is kept. A {@code too-slow}
@@ -47,13 +48,12 @@ public final class VersionedCheck {
             rates = busier(rates, result.rates());
         }
         List<CheckResult.Breach> found = new ArrayList<>();
-        breaches.forEach((key, breach) -> found.add(breach.on(describe(breach.kind().equals(MEASURED) ? spans : holdsOn.get(key),
-                metacontroller))));
+        breaches.forEach((key, breach) -> found.add(breach.on(describe(breach.kind().equals(MEASURED) ? spans : holdsOn.get(key)))));
         List<CheckResult.Phase> counted = new ArrayList<>();
         phases.forEach((name, most) -> counted.add(new CheckResult.Phase(name, most[0], most[1])));
         counted.sort(Comparator.comparing(phase -> phase.name().equals("stalled")));
         int calls = counted.stream().mapToInt(CheckResult.Phase::calls).sum();
-        return new CheckResult(found, calls, counted, rates, describe(spans, metacontroller));
+        return new CheckResult(found, calls, counted, rates, describe(spans) + ", Metacontroller " + metacontroller);
     }
 
     private static CheckResult.Rates busier(CheckResult.Rates a, CheckResult.Rates b) {
@@ -64,11 +64,8 @@ public final class VersionedCheck {
         return new CheckResult.Rates(Math.max(a.atRest(), b.atRest()), stalled.stalled(), stalled.stalledDoing());
     }
 
-    /**
-     * {@code Kubernetes 1.29-1.37, Metacontroller v4.17.2}, or {@code Kubernetes 1.29-1.31, 1.35-1.37, ...} for spans
-     * that do not meet.
-     */
-    static String describe(List<KubernetesVersion.Span> spans, MetacontrollerVersion metacontroller) {
+    /** {@code Kubernetes 1.29-1.37}, or {@code Kubernetes 1.29-1.31, 1.35-1.37} for spans that do not meet. */
+    static String describe(List<KubernetesVersion.Span> spans) {
         List<KubernetesVersion.Span> joined = new ArrayList<>();
         for (KubernetesVersion.Span span : spans) {
             KubernetesVersion.Span last = joined.isEmpty() ? null : joined.get(joined.size() - 1);
@@ -78,7 +75,6 @@ public final class VersionedCheck {
                 joined.add(span);
             }
         }
-        return "Kubernetes " + String.join(", ", joined.stream().map(KubernetesVersion.Span::toString).toList())
-                + ", Metacontroller " + metacontroller;
+        return "Kubernetes " + String.join(", ", joined.stream().map(KubernetesVersion.Span::toString).toList());
     }
 }
