@@ -126,6 +126,21 @@ class HookTesterTest {
         CheckReport database = HookTester.of(CONTROLLERS, "database", Path.of("metacontroller/database-controller.yaml"))
                 .check(Manifests.read(Path.of("examples/database.yaml"), Database.class));
         assertTrue(database.clean(), database::toString);
+        assertEquals("Kubernetes 1.29-1.37, Metacontroller v4.17.2", database.versions());
+    }
+
+    /** One minor, or one Metacontroller release, alone; the Database's claim template is clean on either side of 1.34. */
+    @Test
+    void checksOnTheKubernetesAndMetacontrollerVersionsAsked() {
+        HookTester tester = HookTester.of(CONTROLLERS, "database", Path.of("metacontroller/database-controller.yaml"));
+        Database database = Manifests.read(Path.of("examples/database.yaml"), Database.class);
+        for (String minor : new String[] {"1.33", "v1.34.0"}) {
+            CheckReport report = tester.withKubernetesVersion(minor).withMetacontrollerVersion("v4.10.2").check(database);
+            assertTrue(report.clean(), report::toString);
+            assertEquals("Kubernetes " + minor.replace("v", "").replace(".0", "") + ", Metacontroller v4.10.2", report.versions());
+        }
+        assertEquals("Kubernetes 1.28 is not one check models: 1.29 to 1.37",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> tester.withKubernetesVersion("1.28")).getMessage());
     }
 
     /** The declared children and settings reach the tester's manifest: no manifest file, no child types repeated. */
