@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,29 @@ class RenderCommandTest {
         assertEquals("Service", answer.at("/children/1/kind").asText());
         assertEquals("Creating", answer.at("/status/conditions/0/reason").asText());
         assertEquals(2, answer.at("/children/0/spec/replicas").intValue(), "numbers stay numbers in the YAML");
+    }
+
+    /**
+     * The observed StatefulSet is stored as the chosen Kubernetes stores it: its claim template with a null
+     * creationTimestamp on 1.33, without on 1.37; the Database answers each in that form, so neither is a change.
+     */
+    @Test
+    void storesTheObservedChildrenAsTheChosenKubernetesDoes() throws Exception {
+        Result first = render("--controller", "metacontroller/database-controller.yaml", "--parent", "examples/database.yaml");
+        JsonNode statefulSet = StreamSupport.stream(first.yaml().get("children").spliterator(), false)
+                .filter(child -> child.path("kind").asText().equals("StatefulSet")).findFirst().orElseThrow();
+        Path observed = dir.resolve("observed.yaml");
+        Files.writeString(observed, new YAMLMapper().writeValueAsString(statefulSet));
+        String claim = "/spec/volumeClaimTemplates/0/metadata";
+        for (String version : new String[] {"1.33", "1.37"}) {
+            Result result = render("--controller", "metacontroller/database-controller.yaml", "--parent", "examples/database.yaml",
+                    "--observed", observed.toString(), "--kubernetes-version", version);
+            assertEquals(0, result.exit(), result.err());
+            JsonNode answered = StreamSupport.stream(result.yaml().get("children").spliterator(), false)
+                    .filter(child -> child.path("kind").asText().equals("StatefulSet")).findFirst().orElseThrow();
+            assertEquals(version.equals("1.33"), answered.at(claim).has("creationTimestamp"), version + ": " + answered.at(claim));
+            assertEquals(0, result.yaml().at("/diff").get("StatefulSet.apps/v1 default/orders").size(), version + ": " + result.out());
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.HookResult;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.ObjectMap;
+import dev.metahook.internal.wire.ObservedObject;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ final class DesiredChildren {
             if (tree instanceof ObjectNode object) {
                 ObjectNode placed = withNamespace(object, parentNamespace);
                 children.add(StoredTimestampForm.mirror(LastAppliedBase.fit(placed, child.getClass(), observed, parentNamespace),
-                        LastAppliedBase.counterpart(placed, observed, parentNamespace)));
+                        () -> LastAppliedBase.counterpart(placed, observed, parentNamespace).map(ObservedObject::tree)));
             } else {
                 notObjects.add(new Breach("malformed", "child " + child.getClass().getSimpleName() + " is not written as a JSON object"));
             }
