@@ -20,9 +20,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The Database's teardown keeps its children as last applied: on requests a real Metacontroller
  * sent, every kept child is its last-applied annotation byte for byte, the StatefulSet with only
- * {@code replicas} changed. The requests were captured on v1.20, whose API server wrote
- * {@code "creationTimestamp": null} into the claim template (issue 14); a current server (v1.37.2)
- * stores none, and the answers carry none, so the tests take the null out of what v1.20 stored.
+ * {@code replicas} changed, and the claim template's zero {@code creationTimestamp} in the form the
+ * observed StatefulSet stores. The requests were captured on v1.20, whose API server wrote
+ * {@code "creationTimestamp": null} into the claim template, as every server up to 1.33 does; from 1.34
+ * the server stores none, so the tests also take the null out of what v1.20 stored.
  */
 class KeptChildrenTest {
     private static final String DRAIN = "captured/v1.5.14-database-finalize-drain.request.json";
@@ -57,17 +58,25 @@ class KeptChildrenTest {
         assertEquals(3, answer.path("children").size(), "the client Service goes: " + answer.path("children"));
     }
 
-    /** Every child is its annotation, the StatefulSet's claim template too. */
+    /** Every child is its annotation, the claim template's creationTimestamp in the form the observed StatefulSet stores. */
     @Test
     void aFinalizeCallWhileTheBackupRunsAnswersEveryChildAsItsAnnotation() {
-        ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
-        JsonNode answer = finalize(request);
+        for (boolean storesTheNull : new boolean[] {true, false}) {
+            ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
+            ObjectNode claim = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/orders/spec/volumeClaimTemplates/0/metadata");
+            assertTrue(claim.path("creationTimestamp").isNull(), "v1.20 stored a null");
+            if (!storesTheNull) {
+                claim.remove("creationTimestamp");
+            }
+            JsonNode answer = finalize(request);
 
-        assertEquals(4, answer.path("children").size());
-        for (JsonNode child : answer.path("children")) {
-            String group = child.path("kind").asText() + "." + child.path("apiVersion").asText();
-            String annotation = annotation(request, group, child.path("metadata").path("name").asText());
-            assertEquals(annotation, CanonicalJson.string(child));
+            assertEquals(4, answer.path("children").size());
+            for (JsonNode child : answer.path("children")) {
+                String group = child.path("kind").asText() + "." + child.path("apiVersion").asText();
+                String annotation = annotation(request, group, child.path("metadata").path("name").asText());
+                String expected = storesTheNull ? annotation.replace(NAME_ONLY, NULL_CLAIM_METADATA) : annotation;
+                assertEquals(expected, CanonicalJson.string(child), "stores the null: " + storesTheNull);
+            }
         }
     }
 
@@ -87,22 +96,29 @@ class KeptChildrenTest {
 
     /**
      * 0.1.0 answered that request with the claim template as its annotation had it, without the null
-     * v1.20 stored, so Metacontroller replaced the list and updated the StatefulSet on every call. A
-     * current server stores no null: the answer is the same as 0.1.0's, and against the StatefulSet as
-     * v1.37.2 stores it the merge finds nothing to change.
+     * v1.20 stored, so Metacontroller replaced the list and updated the StatefulSet on every call. Now the
+     * claim template takes the observed StatefulSet's form: against the StatefulSet as v1.20 (and any server
+     * up to 1.33) stores it, and as 1.34 and later store it (where the answer is 0.1.0's), the merge finds
+     * nothing to change.
      */
     @Test
-    void theAnswerMetahookGaveOnTheRealClusterNowLeavesTheStatefulSetAsStored() {
-        ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
-        JsonNode answer = finalize(request);
+    void theAnswerMetahookGaveOnTheRealClusterNowLeavesTheStatefulSetAsStoredOnEveryVersion() {
         ObjectNode captured = (ObjectNode) Fixtures.json("captured/v1.5.14-metahook-database-finalize-backingup.response.json");
-        assertEquals(sortedByKind(captured.path("children")), sortedByKind(answer.path("children")));
-
-        ObjectNode observed = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/orders");
-        ((ObjectNode) observed.at("/spec/volumeClaimTemplates/0/metadata")).remove("creationTimestamp");
-        JsonNode merged = ThreeWayMerge.merge(observed, LastAppliedConfiguration.of((ObjectNode) observed).orElseThrow(),
-                child(answer, "StatefulSet", "orders"));
-        assertEquals(observed.get("spec"), merged.get("spec"), "no update: the StatefulSet is drained and its templates as stored");
+        for (boolean storesTheNull : new boolean[] {true, false}) {
+            ObjectNode request = (ObjectNode) Fixtures.json(BACKING_UP);
+            ObjectNode observed = (ObjectNode) request.at("/children/StatefulSet.apps~1v1/orders");
+            if (!storesTheNull) {
+                ((ObjectNode) observed.at("/spec/volumeClaimTemplates/0/metadata")).remove("creationTimestamp");
+            }
+            JsonNode answer = finalize(request);
+            if (!storesTheNull) {
+                assertEquals(sortedByKind(captured.path("children")), sortedByKind(answer.path("children")));
+            }
+            JsonNode merged = ThreeWayMerge.merge(observed, LastAppliedConfiguration.of((ObjectNode) observed).orElseThrow(),
+                    child(answer, "StatefulSet", "orders"));
+            assertEquals(observed.get("spec"), merged.get("spec"), "no update: drained, its templates as stored; stores the null: "
+                    + storesTheNull);
+        }
     }
 
     /**
