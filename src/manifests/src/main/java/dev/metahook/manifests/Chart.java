@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The Helm chart of the same registration as the kustomize directory, with the same objects for the same
@@ -88,6 +89,8 @@ final class Chart {
         words.put("secret_env", secretFiles(options, HookService::fileVariable, 8));
         words.put("secret_mounts", secretFiles(options, HookService::fileMount, 8));
         words.put("secret_volumes", secretFiles(options, HookService::fileVolume, 6));
+        words.put("secret_env_names", options.secretFiles().stream().map(file -> quoted(file.env()) + " ").collect(Collectors.joining()));
+        words.put("service_name", quoted(options.name()));
         return words;
     }
 

@@ -78,6 +78,7 @@ final class HookService {
         secretFiles(options).forEach(file -> env.add(fileVariable(file, options)));
         env.addObject().put("name", "SHUTDOWN_TIMEOUT_SECONDS").put("value", "20");
         env.addObject().put("name", "LOG_FORMAT").put("value", "json");
+        env.addObject().put("name", "OTEL_SERVICE_NAME").put("value", options.name());
         container.putObject("lifecycle").putObject("preStop").putObject("exec").putArray("command").add("sleep").add("5");
         container.set("startupProbe", probe("/healthz", "management", 2).put("failureThreshold", 30));
         container.set("readinessProbe", probe("/readyz", "management", 5));
