@@ -33,8 +33,7 @@ final class Chart {
             "templates/NOTES.txt", "templates/namespace.yaml", "templates/serviceaccount.yaml", "templates/deployment.yaml",
             "templates/service.yaml", "templates/poddisruptionbudget.yaml", "templates/horizontalpodautoscaler.yaml",
             "templates/networkpolicy.yaml", "templates/servicemonitor.yaml", "templates/podmonitor.yaml");
-    private static final String GENERATED = Manifests.HEADER.substring(2).strip();
-    private static final String HEADER = "{{- /* " + GENERATED + " */ -}}\n";
+    private static final String HEADER = "{{- /* " + Manifests.MARK + " */ -}}\n";
     private static final Pattern SEMVER = Pattern.compile("v?(\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?)");
     private static final Pattern TOKEN = Pattern.compile("\\{([a-z_]+)\\}");
 
@@ -97,10 +96,10 @@ final class Chart {
     /** The first line a generated file starts with, in the comment its format has. */
     private static String header(String file) {
         if (file.endsWith(".tpl")) {
-            return "{{/* " + GENERATED + " */}}\n\n";
+            return "{{/* " + Manifests.MARK + " */}}\n\n";
         }
-        if (!file.endsWith(".yaml")) {
-            return "";
+        if (file.endsWith(".json")) {
+            return ""; // its "$comment" says it
         }
         return file.startsWith("templates/") ? HEADER : Manifests.HEADER;
     }
