@@ -140,20 +140,31 @@ final class Chart {
     private static String controller(ObjectNode controller, ManifestOptions options) {
         ObjectNode template = controller.deepCopy();
         ((ObjectNode) template.get("spec")).remove("endpointConfigs");
+        ObjectNode declared = ((ObjectNode) template.get("metadata")).deepCopy();
+        ((ObjectNode) template.get("metadata")).retain("name");
         String metadata = "metadata:\n  name: " + controller.at("/metadata/name").asText() + "\n";
         String yaml = Manifests.yamlOf(template).replace("url: " + options.hookBase() + "/", "url: {{ include \"{name}.hookBase\" . }}/")
-                .replace(metadata, metadata + """
-                          {{- with .Values.labels }}
-                          labels:
-                            {{- toYaml . | nindent 4 }}
-                          {{- end }}
-                          {{- with .Values.annotations }}
-                          annotations:
-                            {{- toYaml . | nindent 4 }}
-                          {{- end }}
-                        """);
+                .replace(metadata, metadata + metadataWithValues("labels", declared.path("labels"))
+                        + metadataWithValues("annotations", declared.path("annotations")));
         return HEADER + yaml.replace("{name}", options.name())
                 + "  {{- with include \"" + options.name() + ".endpointConfigs\" . }}{{ . | nindent 2 }}{{ end }}\n";
+    }
+
+    /** The controller's declared labels (or annotations), then those of the values. */
+    private static String metadataWithValues(String field, JsonNode declared) {
+        if (declared.isMissingNode() || declared.isEmpty()) {
+            return fill("""
+                      {{- with .Values.{field} }}
+                      {field}:
+                        {{- toYaml . | nindent 4 }}
+                      {{- end }}
+                    """, Map.of("field", field));
+        }
+        return "  " + field + ":\n" + block(declared, 4) + fill("""
+                    {{- with .Values.{field} }}
+                    {{- toYaml . | nindent 4 }}
+                    {{- end }}
+                """, Map.of("field", field));
     }
 
     /** Replaces each {@code {word}} of the template by its text, in one pass (the texts are not read again). */
