@@ -60,24 +60,26 @@ final class BodyIntake {
         http.setMinRequestDataRate(MIN_BODY_RATE);
     }
 
-    /**
-     * What came of taking the body: the body (null when larger than the limit) and the call's budget, or
-     * the answer that refuses the call, with the connection's headers it needs.
-     */
-    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers, CallBudget budget) {
-        Intake(HookAnswer refusal, Map<String, String> headers) {
-            this(null, refusal, headers, CallBudget.UNLIMITED);
-        }
+    /** What came of taking a call's body. */
+    sealed interface Intake permits Read, Refused, TooLarge {
+    }
 
-        static Intake tooLarge() {
-            return new Intake(null, Map.of());
-        }
+    /** The body, read whole, and the call's budget from here on. */
+    record Read(byte[] body, CallBudget budget) implements Intake {
+    }
+
+    /** The call is answered with {@code answer} and the connection's headers it needs, its body not kept. */
+    record Refused(HookAnswer answer, Map<String, String> headers) implements Intake {
+    }
+
+    /** The body is larger than {@code MAX_BODY_SIZE}. */
+    record TooLarge() implements Intake {
     }
 
     Intake take(HttpServletRequest request) throws IOException {
         long declared = request.getContentLengthLong();
         if (declared > maxBodySize) {
-            return Intake.tooLarge();
+            return new TooLarge();
         }
         long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         if (declared > budget.largestBody()) {
@@ -107,7 +109,7 @@ final class BodyIntake {
             }
             throw e;
         }
-        return body == null ? Intake.tooLarge() : new Intake(body, null, Map.of(), reservation);
+        return body == null ? new TooLarge() : new Read(body, reservation);
     }
 
     /**
@@ -120,7 +122,7 @@ final class BodyIntake {
                 (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
                         + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
                         + " bytes at most; see docs/production.md, memory model)"));
-        return new Intake(answer, discarded ? Map.of() : Map.of("Connection", "close"));
+        return new Refused(answer, discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
     private MemoryBudget.Reservation reserve(long bodyBytes) throws IOException {
@@ -139,7 +141,7 @@ final class BodyIntake {
      */
     private Intake overloaded(HttpServletRequest request, long declared, long deadline) {
         boolean discarded = discard(request, deadline);
-        return new Intake(HookAnswer.refused(CallBudget.Refused.later(declared)), discarded ? Map.of() : Map.of("Connection", "close"));
+        return new Refused(HookAnswer.refused(CallBudget.Refused.later(declared)), discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
     private boolean discard(HttpServletRequest request, long deadline) {
@@ -160,7 +162,7 @@ final class BodyIntake {
     }
 
     private static Intake timedOut() {
-        return new Intake(HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
+        return new Refused(HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
                 "the request body did not arrive in time (at least " + MIN_BODY_RATE + " bytes a second, no pause over "
                         + READ_IDLE_TIMEOUT.toSeconds() + " s, all of it within " + BODY_DEADLINE.toSeconds() + " s)")),
                 Map.of("Connection", "close"));

@@ -28,7 +28,7 @@ class DrainTest {
     private static final byte[] REQUEST = Requests.bytes(Requests.sync(Requests.widget("drained", 1, "hi"), List.of(), false));
 
     private static HookServer start(ServerConfig config) {
-        return HookServer.start(config.withHost("127.0.0.1").withPort(0), new HookEngine(TestServer.widgets(), TestServer.CLOCK));
+        return HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK), HookServer.Options.of(config.withHost("127.0.0.1").withPort(0)));
     }
 
     private static byte[] call(boolean close) {

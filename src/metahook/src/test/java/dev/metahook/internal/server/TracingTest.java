@@ -246,8 +246,8 @@ class TracingTest {
     }
 
     private static HookServer start(Controllers controllers, Tracing tracing) {
-        return HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0), new HookEngine(controllers, TestServer.CLOCK),
-                WarmUp.none(), tracing);
+        return HookServer.start(new HookEngine(controllers, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).tracing(tracing));
     }
 
     private static Response post(HookServer server, String path, byte[] body) {
