@@ -49,14 +49,16 @@ final class BodyIntake {
     }
 
     /**
-     * The read limits, on the listener's HTTP configuration: they bound each request's body, not the keep-alive wait between requests.
-     * Jetty 12.1 marks the minimum data rate here for removal in favour of its {@code MinimumDataRateHandler}, but that
-     * handler (12.1.12) divides the bytes all requests have read by the time this one has waited, so on a busy server it
-     * would never refuse a slow body (HttpFramingTest trickles one below the minimum).
+     * The read limits, on the listener's HTTP configuration: the minimum body rate bounds each request's body, not the
+     * keep-alive wait between requests. Jetty 12.1 marks it for removal in favour of its {@code MinimumDataRateHandler}, but
+     * that handler (12.1.12) divides the bytes all requests have read by the time this one has waited, so on a busy server it
+     * would never refuse a slow body (HttpFramingTest trickles one below the minimum). No stream idle timeout: Jetty starts
+     * it when a request's headers are parsed, so a request waiting for a thread would be failed unanswered; the body's pause
+     * limit starts when {@link #take} does ({@link PauseLimits}).
      */
     @SuppressWarnings("removal")
     static void limitReads(HttpConfiguration http) {
-        http.setIdleTimeout(READ_IDLE_TIMEOUT.toMillis());
+        http.setIdleTimeout(-1);
         http.setMinRequestDataRate(MIN_BODY_RATE);
     }
 
@@ -77,6 +79,7 @@ final class BodyIntake {
     }
 
     Intake take(HttpServletRequest request) throws IOException {
+        PauseLimits.set(request, READ_IDLE_TIMEOUT);
         long declared = request.getContentLengthLong();
         if (declared > maxBodySize) {
             return new TooLarge();

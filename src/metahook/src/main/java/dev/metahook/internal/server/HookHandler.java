@@ -9,7 +9,6 @@ import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
-import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +53,7 @@ final class HookHandler {
 
     private void call(Context ctx, Span span) throws IOException {
         long started = System.nanoTime();
+        PauseLimits.restoreWhenWritten(ctx.req());
         boolean counted = !WarmUp.isWarmUp(ctx.req());
         if (counted) {
             metrics.started();
@@ -85,6 +85,7 @@ final class HookHandler {
         } catch (IOException | RuntimeException e) {
             Optional<Problem> clientFault = BodyFailure.of(e);
             if (clientFault.isEmpty()) {
+                drain.unanswered(ctx.req(), e.toString());
                 observe(controller, hook, HookAnswer.outcomeOnly(500, "io-error"), 500, Duration.ofNanos(System.nanoTime() - started), new byte[0], span);
                 throw e;
             }
@@ -95,6 +96,9 @@ final class HookHandler {
             body = new byte[0];
         }
         boolean written = status == 304 || send(ctx, answer.body());
+        if (!written) {
+            drain.unanswered(ctx.req(), "the answer (" + status + ") could not be written");
+        }
         if (counted) {
             observe(controller, hook, written ? answer : answer.writeFailed(), written ? status : 0,
                     Duration.ofNanos(System.nanoTime() - started), body, span);
@@ -161,26 +165,19 @@ final class HookHandler {
      * Writes the body straight to the response with its length (a result handed to Javalin is copied
      * through a 32 KiB buffer of its own on every call, which was a fifth of what a WebApp sync
      * allocated), under {@link #WRITE_IDLE_TIMEOUT} rather than the request body's 5 s pause limit;
-     * Jetty puts the connection's own limit back once the answer is done. False when the client was
+     * the connection's keep-alive limit is back once the answer is done. False when the client was
      * gone or paused reading past the limit: the answer was not written whole, and the call is logged
      * and counted {@code write-failed}.
      */
     private static boolean send(Context ctx, byte[] body) {
         try {
             ctx.res().setContentLength(body.length);
-            writeLimit(ctx);
+            PauseLimits.set(ctx.req(), WRITE_IDLE_TIMEOUT);
             ctx.res().getOutputStream().write(body);
             return true;
         } catch (IOException gone) {
             LOG.debug("could not write an answer: {}", gone.toString());
             return false;
-        }
-    }
-
-    private static void writeLimit(Context ctx) {
-        ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
-        if (request != null) {
-            request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(WRITE_IDLE_TIMEOUT.toMillis());
         }
     }
 
