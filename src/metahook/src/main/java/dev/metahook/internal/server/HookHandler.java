@@ -43,15 +43,19 @@ final class HookHandler {
         this.maxBodySize = maxBodySize;
     }
 
-    /** A hook call, under its span (none for a warm-up call, which is neither logged nor counted either). */
+    /**
+     * A hook call, under its span (none for a warm-up call, which is neither logged nor counted either). The
+     * credentials are checked first: nothing else a caller sends (trace context, baggage, body) is read before.
+     */
     void hook(Context ctx) throws IOException {
-        Span span = WarmUp.isWarmUp(ctx.req()) ? Span.getInvalid() : spans.start(ctx);
+        boolean allowed = authenticator.allows(ctx.header("Authorization"));
+        Span span = WarmUp.isWarmUp(ctx.req()) ? Span.getInvalid() : spans.start(ctx, allowed);
         try (Scope current = CallSpans.current(span)) {
-            call(ctx, span);
+            call(ctx, span, allowed);
         }
     }
 
-    private void call(Context ctx, Span span) throws IOException {
+    private void call(Context ctx, Span span, boolean allowed) throws IOException {
         long started = System.nanoTime();
         PauseLimits.restoreWhenWritten(ctx.req());
         boolean counted = !WarmUp.isWarmUp(ctx.req());
@@ -65,7 +69,7 @@ final class HookHandler {
         int status;
         byte[] body = new byte[0];
         try {
-            if (!authenticator.allows(ctx.header("Authorization"))) {
+            if (!allowed) {
                 controller = CallLog.bounded(controller);
                 hook = CallLog.bounded(hook);
                 answer = rejected(ctx);
