@@ -19,8 +19,9 @@ import java.util.Map;
  *
  * <p>Not a test (it takes minutes, and its figures are the point): from {@code src/service}, after
  * {@code mvn -B -DskipTests package -pl src/service -am} and a test-compile,
- * {@code java -cp target/test-classes:target/classes:<test classpath> dev.metahook.reliability.DrainLoad [rounds] [clients] [busy loops]}
- * (20, 64 and 2 unless given). Exits 1 when any request was lost or a round's exit code was wrong.
+ * {@code java -cp target/test-classes:target/classes:<test classpath> dev.metahook.reliability.DrainLoad [rounds] [clients] [busy loops] [kinds]}
+ * (20, 64, 2 and {@code KEPT_ALIVE,PIPELINING,CONNECTION_PER_REQUEST} unless given), in a directory whose
+ * {@code target/metahook.jar} no build replaces while it runs. Exits 1 when any request was lost or a round's exit code was wrong.
  */
 public final class DrainLoad {
     private static final Duration LOAD_BEFORE_SIGTERM = Duration.ofSeconds(3);
@@ -39,10 +40,11 @@ public final class DrainLoad {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int clients = args.length > 1 ? Integer.parseInt(args[1]) : 64;
         int busy = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        List<Kind> kinds = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).map(Kind::valueOf).toList() : List.of(Kind.values());
         List<Thread> loops = busyLoops(busy);
         byte[] body = Bodies.small();
         boolean clean = true;
-        for (Kind kind : Kind.values()) {
+        for (Kind kind : kinds) {
             long lost = 0;
             long withLoss = 0;
             List<Integer> exits = new ArrayList<>();
