@@ -44,8 +44,8 @@ public final class HookServer implements AutoCloseable {
     private Boolean drained;
 
     private HookServer(Options options, Javalin app, Routes routes, StartPhases phases, ManagementServer management) {
-        this.config = options.config;
-        this.tracing = options.tracing;
+        this.config = options.config();
+        this.tracing = options.tracing();
         this.app = app;
         this.metrics = routes.metrics;
         this.drain = routes.drain;
@@ -62,33 +62,21 @@ public final class HookServer implements AutoCloseable {
      * closes, so flushes, it when it stops), and the memory budget of the calls in flight (sized from the
      * heap unless a test gives a small one to reach the overload).
      */
-    public static final class Options {
-        private final ServerConfig config;
-        private final WarmUp warmUp;
-        private final Tracing tracing;
-        private final MemoryBudget budget;
-
-        private Options(ServerConfig config, WarmUp warmUp, Tracing tracing, MemoryBudget budget) {
-            this.config = config;
-            this.warmUp = warmUp;
-            this.tracing = tracing;
-            this.budget = budget;
-        }
-
+    public record Options(ServerConfig config, WarmUp warmUp, Tracing tracing, MemoryBudget budget) {
         public static Options of(ServerConfig config) {
             return new Options(config, WarmUp.none(), Tracing.OFF, MemoryBudget.ofHeap());
         }
 
-        public Options warmUp(WarmUp warmUp) {
-            return new Options(config, warmUp, tracing, budget);
+        public Options warmUp(WarmUp calls) {
+            return new Options(config, calls, tracing, budget);
         }
 
-        public Options tracing(Tracing tracing) {
-            return new Options(config, warmUp, tracing, budget);
+        public Options tracing(Tracing spans) {
+            return new Options(config, warmUp, spans, budget);
         }
 
-        Options budget(MemoryBudget budget) {
-            return new Options(config, warmUp, tracing, budget);
+        Options budget(MemoryBudget calls) {
+            return new Options(config, warmUp, tracing, calls);
         }
     }
 
@@ -100,8 +88,8 @@ public final class HookServer implements AutoCloseable {
         JettyPadding.configure();
         Javalin app = Javalin.create(routes::configure);
         app.start();
-        ManagementServer management = options.config.managementPort() >= 0
-                ? ManagementServer.start(options.config.host(), options.config.managementPort(), routes::health)
+        ManagementServer management = options.config().managementPort() >= 0
+                ? ManagementServer.start(options.config().host(), options.config().managementPort(), routes::health)
                 : null;
         HookServer server = new HookServer(options, app, routes, phases, management);
         phases.done("HTTP listener");
@@ -195,12 +183,12 @@ public final class HookServer implements AutoCloseable {
         private final AtomicReference<TlsConnector> tls = new AtomicReference<>();
 
         Routes(Options options, HookEngine engine) {
-            this.config = options.config;
+            this.config = options.config();
             this.metrics = new HookMetrics(engine.controllers().names());
             this.drain = new Drain(config.shutdownIdle());
-            this.warmUp = options.warmUp.start(engine);
-            this.handler = new HookHandler(engine, metrics, new CallSpans(options.tracing, engine.controllers()),
-                    new Authenticator(config.auth()), new BodyIntake(options.budget, config.maxBodySize()), drain, config.maxBodySize());
+            this.warmUp = options.warmUp().start(engine);
+            this.handler = new HookHandler(engine, metrics, new CallSpans(options.tracing(), engine.controllers()),
+                    new Authenticator(config.auth()), new BodyIntake(options.budget(), config.maxBodySize()), drain, config.maxBodySize());
         }
 
         void configure(JavalinConfig javalin) {
