@@ -86,11 +86,11 @@ final class BodyIntake {
         }
         long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         if (declared > budget.largestBody()) {
-            return unreadable(request, declared, deadline);
+            return unreadable(request, declared);
         }
         MemoryBudget.Reservation reservation = reserve(declared);
         if (reservation == null) {
-            return overloaded(request, declared, deadline);
+            return overloaded(request, declared);
         }
         Drain.whenWritten(request, reservation::close);
         byte[] body;
@@ -98,7 +98,7 @@ final class BodyIntake {
             InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
             body = BodyReader.read(in, declared, maxBodySize);
         } catch (BudgetSpent e) {
-            return e.everFits ? overloaded(request, -1, deadline) : unreadable(request, -1, deadline);
+            return e.everFits ? overloaded(request, -1) : unreadable(request, -1);
         } catch (BodyTimeout e) {
             return timedOut();
         } catch (HttpException.RuntimeException e) {
@@ -119,8 +119,8 @@ final class BodyIntake {
      * A body larger than the budget can ever read: refused with {@code 413}, its bytes read and thrown
      * away first as for a {@code 503}, so the client sees the answer.
      */
-    private Intake unreadable(HttpServletRequest request, long declared, long deadline) {
-        boolean discarded = discard(request, deadline);
+    private Intake unreadable(HttpServletRequest request, long declared) {
+        boolean discarded = discard(request);
         HookAnswer answer = HookAnswer.refused(CallBudget.Refused.never(declared,
                 (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
                         + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
@@ -142,12 +142,19 @@ final class BodyIntake {
      * (a few KiB at a time, within the read limits): a client still sending would otherwise meet a
      * reset and never see the {@code 503}.
      */
-    private Intake overloaded(HttpServletRequest request, long declared, long deadline) {
-        boolean discarded = discard(request, deadline);
+    private Intake overloaded(HttpServletRequest request, long declared) {
+        boolean discarded = discard(request);
         return new Refused(HookAnswer.refused(CallBudget.Refused.later(declared)), discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
-    private boolean discard(HttpServletRequest request, long deadline) {
+    /**
+     * Reads the rest of a refused body and throws it away, up to {@code MAX_BODY_SIZE} bytes and for up to {@link
+     * #BODY_DEADLINE} from the refusal (not from the call's start: a body refused after the admission wait, on a busy
+     * server, would otherwise be cut while its client is still sending, and the client would never read the refusal);
+     * false when it had to stop, and the answer then closes the connection.
+     */
+    private boolean discard(HttpServletRequest request) {
+        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         byte[] sink = new byte[16 * 1024];
         long total = 0;
         try {
