@@ -10,30 +10,36 @@ package dev.metahook.internal.wire;
  */
 final class HeldText {
     /**
-     * What a plain byte of a held text is: one counted as a node (brace, bracket, colon, comma), one that
-     * may begin what a typed model loses ({@link #losesAt}), or neither.
+     * What a plain byte of a held text is to a reader that reads ({@link #READING}) or only counts ({@link
+     * #COUNTING}): one counted as a node (brace, bracket, colon, comma), one that may begin what a typed model
+     * loses ({@link #losesAt}; none for a reader that only counts, so its loop tests no more than a node), or
+     * neither (0).
      */
-    private static final byte[] KIND = new byte[256];
+    private static final byte[] READING = new byte[256];
+    private static final byte[] COUNTING = new byte[256];
     private static final byte NODE = 1;
     private static final byte LOSSY = 2;
 
     static {
         for (char c : "{[:,".toCharArray()) {
-            KIND[c] = NODE;
+            READING[c] = NODE;
+            COUNTING[c] = NODE;
         }
         for (char c : "n.eE}]".toCharArray()) {
-            KIND[c] = LOSSY;
+            READING[c] = LOSSY;
         }
     }
 
     private final JsonScanner scanner;
     private final boolean reads;
+    private final byte[] kinds;
     /** Whether the text read last may lose something in a typed model. */
     private boolean mayLose = true;
 
     HeldText(JsonScanner scanner, boolean reads) {
         this.scanner = scanner;
         this.reads = reads;
+        this.kinds = reads ? READING : COUNTING;
     }
 
     /**
@@ -43,6 +49,7 @@ final class HeldText {
      */
     int end(int start, Counts counts) {
         byte[] body = scanner.body();
+        byte[] kinds = this.kinds;
         int i = start + 1;
         long nodes = 1;
         boolean loses = false;
@@ -51,12 +58,15 @@ final class HeldText {
         int escapedChar = 0;
         int afterBackslash = -1;
         while (true) {
-            int c = scanner.at(i) & 0xFF;
+            if (i >= body.length) {
+                throw scanner.invalid(i, "the body ends too early");
+            }
+            int c = body[i] & 0xFF;
             if (JsonScanner.isPlain(c)) {
-                byte kind = KIND[c];
+                byte kind = kinds[c];
                 if (kind == NODE) {
                     nodes++;
-                } else if (kind == LOSSY && reads && !quoted && !loses) {
+                } else if (kind == LOSSY && !quoted && !loses) {
                     loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], c);
                 }
                 i++;

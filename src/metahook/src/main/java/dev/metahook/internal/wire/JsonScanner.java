@@ -132,6 +132,7 @@ final class JsonScanner {
 
     /** The index just after the value that starts at {@code start} (no whitespace before it). */
     int valueEnd(int start) {
+        Counts counts = this.counts;
         int depth = 0;
         int i = start;
         while (true) {
