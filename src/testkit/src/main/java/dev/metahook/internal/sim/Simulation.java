@@ -195,6 +195,11 @@ public final class Simulation {
         public int calls() {
             return passes.stream().mapToInt(pass -> pass.calls().size()).sum();
         }
+
+        /** The sync and finalize calls and the child writes of the run. */
+        public Counts counts() {
+            return new Counts(calls(), writes);
+        }
     }
 
     /**
