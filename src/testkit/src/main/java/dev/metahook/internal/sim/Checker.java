@@ -10,6 +10,7 @@ import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.testkit.CheckReport;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -277,12 +278,17 @@ public final class Checker {
         JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
         String ownerRef = Ids.text(Ids.of(owner));
         int number = first;
+        boolean[] selectorFound = {false};
         for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
             int n = number++;
-            CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()).forEach(breach -> add(breach, call.hook(), ownerRef, phase, n));
+            CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout(), (child, breach) -> {
+                selectorFound[0] |= breach.kind().equals("selector");
+                add(breach, call.hook(), child == null ? ownerRef : Ids.text(child), phase, n);
+            });
         }
+        // the sync Metacontroller aborts for a child's labels is the same cause as the child's selector breach
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
-                && pass.error().startsWith("labels")) {
+                && pass.error().startsWith("labels") && !selectorFound[0]) {
             add(new Breach("selector", pass.error()), pass.call().hook(), ownerRef, phase, first);
         }
         omissions.inspect(pass.call(), owner, (child, breach) -> add(breach, pass.call().hook(), Ids.text(child), phase, first));
@@ -315,7 +321,12 @@ public final class Checker {
         int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
         CompositeSimulator.HookCall first = simulation.simulator().call(parent);
         CompositeSimulator.HookCall again = simulation.simulator().call(parent);
-        calls += 2;
+        Duration timeout = spec.hooks().get(first.hook()).timeout();
+        for (CompositeSimulator.HookCall call : List.of(first, again)) {
+            int n = ++calls;
+            CallInspection.inspect(call, timeout, (child, breach) -> add(breach, call.hook(), child == null ? owner : Ids.text(child),
+                    Phase.REPEAT, n));
+        }
         if (first.response() != null && again.response() != null) {
             ChildOrder.difference(spec, first.response(), again.response()).ifPresent(difference ->
                     add(new Breach("non-deterministic", "the same request twice gave two answers: " + difference), first.hook(), owner,
@@ -323,8 +334,11 @@ public final class Checker {
         }
         JsonNode shuffled = shuffle(first.request(), new Random(7));
         HookClient.Reply reply = hooks.call(first.hook(), writeAsIs(shuffled));
-        calls++;
-        if (reply.status() == 200 && first.response() != null) {
+        int shuffledCall = ++calls;
+        List<Breach> transport = new ArrayList<>();
+        boolean ok = CallInspection.reply(first.hook(), reply, timeout, transport);
+        transport.forEach(breach -> add(breach, first.hook(), owner, Phase.REPEAT, shuffledCall));
+        if (ok && first.response() != null) {
             JsonNode answer = Json.parse(reply.body());
             ChildOrder.difference(spec, first.response(), answer).ifPresent(difference -> add(new Breach("non-deterministic",
                     "the same request with its keys in another order gave another answer: " + difference), first.hook(), owner, Phase.REPEAT, calls));
