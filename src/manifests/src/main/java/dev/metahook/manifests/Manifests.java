@@ -71,7 +71,7 @@ public final class Manifests {
         }
         Map<String, Class<? extends HasMetadata>> types = new TreeMap<>();
         for (String name : controllers.names()) {
-            Registration registration = controllers.get(name).orElseThrow();
+            Registration<?> registration = controllers.get(name).orElseThrow();
             if (custom(registration.type())) {
                 types.putIfAbsent("crd-" + HasMetadata.getPlural(registration.type()) + ".yaml", registration.type());
             }
@@ -141,7 +141,7 @@ public final class Manifests {
     }
 
     /** The CompositeController or DecoratorController of one registration, as the directory holds it. */
-    public static ObjectNode controller(Registration registration, ManifestOptions options) {
+    public static ObjectNode controller(Registration<?> registration, ManifestOptions options) {
         return ControllerManifest.of(registration, options.name(), options.namespace());
     }
 
@@ -149,7 +149,7 @@ public final class Manifests {
      * One registration's CompositeController or DecoratorController as a file of its own (with the
      * header), for a directory that keeps other files by hand, such as the ported examples'.
      */
-    public static String controllerFile(Registration registration, ManifestOptions options) {
+    public static String controllerFile(Registration<?> registration, ManifestOptions options) {
         return yaml(List.of(controller(registration, options)));
     }
 
@@ -166,7 +166,7 @@ public final class Manifests {
     private static Set<String> compositeTypes(Controllers controllers) {
         Set<String> types = new LinkedHashSet<>();
         for (String name : controllers.names()) {
-            Registration registration = controllers.get(name).orElseThrow();
+            Registration<?> registration = controllers.get(name).orElseThrow();
             if (registration.kind() == Kind.COMPOSITE) {
                 types.add(registration.type().getName());
             }

@@ -9,7 +9,7 @@ import dev.metahook.internal.sim.Ids;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
-import dev.metahook.internal.sim.CheckResult;
+import dev.metahook.testkit.CheckReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -54,8 +54,7 @@ final class CheckCommand {
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
         Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes);
         JsonNode request = requestFile == null ? null : request(requestFile);
-        CheckResult report = (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related))
-                .result();
+        CheckReport report = request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related);
         String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
         if (output == null) {
             out.print(format.write(report, suite));

@@ -22,7 +22,7 @@ public final class ControllerManifest {
     private ControllerManifest() {
     }
 
-    public static ObjectNode of(Registration registration, String service, String namespace) {
+    public static ObjectNode of(Registration<?> registration, String service, String namespace) {
         String host = service + "." + namespace;
         boolean composite = registration.kind() == Kind.COMPOSITE;
         Declaration declaration = registration.declaration();

@@ -1,5 +1,6 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.testkit.CheckReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -166,17 +167,17 @@ class RollingUpdateTest {
 
     @Test
     void checkIsCleanForTheRolloutAndReportsOneWhoseNewPodsNeverBecomeReady() {
-        Checker.Report clean = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20)
+        CheckReport clean = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20)
                 .check(catSet("1.29-alpine"), catSet("1.30-alpine"));
         assertEquals(List.of(), clean.breaches());
 
         ObjectNode gated = catSet("1.30-alpine");
         ((ObjectNode) gated.at("/spec/template/spec")).putArray("readinessGates").addObject().put("conditionType", "example.com/load-balancer");
-        Checker.Report stuck = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20)
+        CheckReport stuck = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20)
                 .check(catSet("1.29-alpine"), gated);
         assertEquals(List.of(new Breach("rollout-stuck", "after spec change, the rollout never reached the latest revision: the parent's"
                 + " Updated condition is RolloutWaiting: child Pod nginx-backend-2 failed status check: \"Ready\" condition status is"
-                + " \"False\" (want \"True\")")), stuck.breaches());
+                + " \"False\" (want \"True\")")), stuck.breaches().stream().map(found -> new Breach(found.kind(), found.message())).toList());
     }
 
     /** RollingInPlace waits for each updated child's controller to observe its new spec before it moves the next. */
