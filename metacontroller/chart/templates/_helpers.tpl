@@ -18,6 +18,23 @@ app.kubernetes.io/name: metahook
 {{ if .Values.tls.enabled }}https{{ else }}http{{ end }}://metahook.{{ .Release.Namespace }}
 {{- end }}
 
+{{/* The user's variables (env, then extraEnv), none of them one the chart sets from its own values. */}}
+{{- define "metahook.userEnv" -}}
+{{- $own := list "PORT" "MANAGEMENT_PORT" "METAHOOK_DATABASE_KEY_FILE" "AUTH_BEARER_TOKEN_FILE" "SHUTDOWN_TIMEOUT_SECONDS" "LOG_FORMAT" "OTEL_SERVICE_NAME" "TLS_CERT_FILE" "TLS_KEY_FILE" "TLS_CLIENT_CA_FILE" }}
+{{- if .Values.tracing.endpoint }}{{ $own = append $own "OTEL_EXPORTER_OTLP_ENDPOINT" }}{{ end }}
+{{- if .Values.tracing.sampler }}{{ $own = append $own "OTEL_TRACES_SAMPLER" }}{{ end }}
+{{- if .Values.tracing.samplerArg }}{{ $own = append $own "OTEL_TRACES_SAMPLER_ARG" }}{{ end }}
+{{- range $name, $value := .Values.env }}
+{{- if has $name $own }}{{ fail (printf "env.%s: the chart sets this variable itself (tracing.* for the OTEL_ ones); change that value instead" $name) }}{{ end }}
+- name: {{ $name }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- range .Values.extraEnv }}
+{{- if or (has .name $own) (hasKey $.Values.env .name) }}{{ fail (printf "extraEnv: %s is set by the chart or by env already" .name) }}{{ end }}
+{{- list . | toYaml | nindent 0 }}
+{{- end }}
+{{- end }}
+
 {{/* A neighbour the NetworkPolicy admits: its namespace, and its pods' labels when given. */}}
 {{- define "metahook.peer" -}}
 - namespaceSelector:

@@ -51,7 +51,7 @@ public final class Metahook {
         long engineMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - called);
         HookServer server;
         try {
-            server = HookServer.start(options.config(), engine, options.warmUp(), tracing);
+            server = HookServer.start(engine, HookServer.Options.of(options.config()).warmUp(options.warmUp()).tracing(tracing));
         } catch (RuntimeException e) {
             tracing.close();
             throw e;

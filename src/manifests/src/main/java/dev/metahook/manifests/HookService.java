@@ -63,9 +63,7 @@ final class HookService {
         pod.putArray("containers").add(container(options));
         ArrayNode volumes = pod.putArray("volumes");
         volumes.addObject().put("name", "tmp").putObject("emptyDir").put("sizeLimit", "64Mi");
-        for (SecretFile file : secretFiles(options)) {
-            volumes.addObject().put("name", options.volume(file.secretName())).putObject("secret").put("secretName", file.secretName());
-        }
+        secretFiles(options).forEach(file -> volumes.add(fileVolume(file, options)));
         return deployment;
     }
 
@@ -77,11 +75,10 @@ final class HookService {
         ArrayNode env = container.putArray("env");
         env.addObject().put("name", "PORT").put("value", String.valueOf(PORT));
         env.addObject().put("name", "MANAGEMENT_PORT").put("value", String.valueOf(MANAGEMENT_PORT));
-        for (SecretFile file : secretFiles(options)) {
-            env.addObject().put("name", file.env()).put("value", options.mountPath(file.secretName()) + "/" + file.key());
-        }
+        secretFiles(options).forEach(file -> env.add(fileVariable(file, options)));
         env.addObject().put("name", "SHUTDOWN_TIMEOUT_SECONDS").put("value", "20");
         env.addObject().put("name", "LOG_FORMAT").put("value", "json");
+        env.addObject().put("name", "OTEL_SERVICE_NAME").put("value", options.name());
         container.putObject("lifecycle").putObject("preStop").putObject("exec").putArray("command").add("sleep").add("5");
         container.set("startupProbe", probe("/healthz", "management", 2).put("failureThreshold", 30));
         container.set("readinessProbe", probe("/readyz", "management", 5));
@@ -94,11 +91,26 @@ final class HookService {
         security.putObject("capabilities").putArray("drop").add("ALL");
         ArrayNode mounts = container.putArray("volumeMounts");
         mounts.addObject().put("name", "tmp").put("mountPath", "/tmp");
-        for (SecretFile file : secretFiles(options)) {
-            mounts.addObject().put("name", options.volume(file.secretName())).put("mountPath", options.mountPath(file.secretName()))
-                    .put("readOnly", true);
-        }
+        secretFiles(options).forEach(file -> mounts.add(fileMount(file, options)));
         return container;
+    }
+
+    /** The variable that names a Secret file's path. */
+    static ObjectNode fileVariable(SecretFile file, ManifestOptions options) {
+        return Json.object().put("name", file.env()).put("value", options.mountPath(file.secretName()) + "/" + file.key());
+    }
+
+    /** Where a Secret file's volume is mounted, read-only. */
+    static ObjectNode fileMount(SecretFile file, ManifestOptions options) {
+        return Json.object().put("name", options.volume(file.secretName())).put("mountPath", options.mountPath(file.secretName()))
+                .put("readOnly", true);
+    }
+
+    /** The volume of a Secret file's Secret. */
+    static ObjectNode fileVolume(SecretFile file, ManifestOptions options) {
+        ObjectNode volume = Json.object().put("name", options.volume(file.secretName()));
+        volume.putObject("secret").put("secretName", file.secretName());
+        return volume;
     }
 
     /** The user's Secret files, then the hook token every generated controller sends ({@code endpointConfigs}). */

@@ -15,7 +15,8 @@ import java.util.Map;
 
 /**
  * What a generated schema lacks and the Java type says: {@code format: int64} for a {@code long},
- * {@code x-kubernetes-list-type: map} for a {@link ListMapKeys} list, whole numbers for bounds the
+ * {@code x-kubernetes-list-type: map} for a {@link ListMapKeys} list, {@code x-kubernetes-preserve-unknown-fields}
+ * for an {@code Object}, whole numbers for bounds the
  * generator writes as {@code 65535.0}. Walks the schema and the type side by side.
  */
 final class SchemaDetails {
@@ -43,6 +44,10 @@ final class SchemaDetails {
         }
         wholeBounds(node);
         Class<?> raw = raw(type);
+        if (raw == Object.class) {
+            keepUnknownFields(node);
+            return;
+        }
         if (raw == long.class || raw == Long.class) {
             if ("integer".equals(node.path("type").asText()) && !node.has("format")) {
                 node.put("format", "int64");
@@ -73,6 +78,16 @@ final class SchemaDetails {
             }
             SchemaFrom from = field.getAnnotation(SchemaFrom.class);
             walk(property.getValue(), from != null ? from.type() : field.getGenericType());
+        }
+    }
+
+    /**
+     * An {@code Object} (a spec read as a map or a JsonNode) is an object of any fields: the generator says
+     * {@code type: object} alone, which the API server reads as "no fields" and prunes whole.
+     */
+    private static void keepUnknownFields(ObjectNode node) {
+        if ("object".equals(node.path("type").asText()) && !node.has("properties") && !node.has("additionalProperties")) {
+            node.put("x-kubernetes-preserve-unknown-fields", true);
         }
     }
 

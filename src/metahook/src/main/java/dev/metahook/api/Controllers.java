@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -22,9 +23,9 @@ import java.util.regex.Pattern;
 public final class Controllers {
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
-    private final Map<String, Registration> byName;
+    private final Map<String, Registration<?>> byName;
 
-    private Controllers(Map<String, Registration> byName) {
+    private Controllers(Map<String, Registration<?>> byName) {
         this.byName = Collections.unmodifiableMap(new TreeMap<>(byName));
     }
 
@@ -37,7 +38,7 @@ public final class Controllers {
         return byName.keySet();
     }
 
-    public Optional<Registration> get(String name) {
+    public Optional<Registration<?>> get(String name) {
         return Optional.ofNullable(byName.get(name));
     }
 
@@ -52,15 +53,74 @@ public final class Controllers {
     /**
      * One registered controller: its name, kind, {@code type} (the parent type of a composite, the
      * target type of a decorator), and the object that implements it. {@code sync} is the controller
-     * itself; the other hooks are capabilities. {@code declaration} is what Metacontroller is told
-     * besides (children, resync, selectors): the source of the generated manifests.
+     * itself; the other hooks are capabilities, each taken at registration as a call on {@code P}. {@code
+     * declaration} is what Metacontroller is told besides (children, resync, selectors): the source of the
+     * generated manifests. Made by {@link Builder}.
+     *
+     * @param <P> the parent (target) type every hook of the controller is called with
      */
-    public record Registration(String name, Kind kind, Class<? extends HasMetadata> type, Object controller,
-                               Declaration declaration) {
+    public static final class Registration<P extends HasMetadata> {
+        private final String name;
+        private final Kind kind;
+        private final Class<P> type;
+        private final Object controller;
+        private final BiFunction<P, Context, HookResult<?>> sync;
+        private final Declaration declaration;
 
-        /** A registration that declares nothing beyond the parent type: no children, no resync, v1 hooks. */
-        public Registration(String name, Kind kind, Class<? extends HasMetadata> type, Object controller) {
-            this(name, kind, type, controller, Declaration.none());
+        private Registration(String name, Kind kind, Class<P> type, Object controller, BiFunction<P, Context, HookResult<?>> sync,
+                             Declaration declaration) {
+            this.name = name;
+            this.kind = kind;
+            this.type = type;
+            this.controller = controller;
+            this.sync = sync;
+            this.declaration = declaration;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public Kind kind() {
+            return kind;
+        }
+
+        public Class<P> type() {
+            return type;
+        }
+
+        /** The object registered: the controller and whichever capabilities it implements. */
+        public Object controller() {
+            return controller;
+        }
+
+        public Declaration declaration() {
+            return declaration;
+        }
+
+        /** The controller's sync: a composite's {@link Result}, or a decorator's {@link HookResult}. */
+        public HookResult<?> sync(P parent, Context context) {
+            return sync.apply(parent, context);
+        }
+
+        /** Its finalize hook, when it is a {@link Cleaner}. */
+        public Optional<Cleaner<? super P, ?>> cleaner() {
+            return Capabilities.of(controller, Cleaner.class);
+        }
+
+        /** A decorator's finalize hook that may change the target's labels and annotations. */
+        public Optional<DecoratorCleaner<? super P, ?>> decoratorCleaner() {
+            return Capabilities.of(controller, DecoratorCleaner.class);
+        }
+
+        /** Its customize hook, when it is a {@link Customizer}. */
+        public Optional<Customizer<? super P>> customizer() {
+            return Capabilities.of(controller, Customizer.class);
+        }
+
+        /** Its own stalled status, when it is a {@link StalledHandler}. */
+        public Optional<StalledHandler<? super P, ?>> stalledHandler() {
+            return Capabilities.of(controller, StalledHandler.class);
         }
 
         public Set<Hook> hooks() {
@@ -73,10 +133,15 @@ public final class Controllers {
             }
             return Collections.unmodifiableSet(hooks);
         }
+
+        @Override
+        public String toString() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name + " of " + type.getName();
+        }
     }
 
     public static final class Builder {
-        private final Map<String, Registration> byName = new TreeMap<>();
+        private final Map<String, Registration<?>> byName = new TreeMap<>();
 
         private Builder() {
         }
@@ -94,7 +159,8 @@ public final class Controllers {
         /** Serves a CompositeController's hooks under {@code /<name>/...}, with its child resources and settings. */
         public <P extends HasMetadata, S> Builder composite(String name, Class<P> parentType, CompositeController<P, S> controller,
                                                             Declaration declaration) {
-            return add(new Registration(name, Kind.COMPOSITE, parentType, controller, declaration));
+            return add(new Registration<>(name, Kind.COMPOSITE, parentType, controller, controller == null ? null : controller::sync,
+                    declaration));
         }
 
         /**
@@ -109,14 +175,15 @@ public final class Controllers {
         /** Serves a DecoratorController's hooks under {@code /<name>/...}, with its attachments, selectors and settings. */
         public <T extends HasMetadata, S> Builder decorator(String name, Class<T> targetType, DecoratorController<T, S> controller,
                                                             Declaration declaration) {
-            return add(new Registration(name, Kind.DECORATOR, targetType, controller, declaration));
+            return add(new Registration<>(name, Kind.DECORATOR, targetType, controller, controller == null ? null : controller::sync,
+                    declaration));
         }
 
         public Controllers build() {
             return new Controllers(byName);
         }
 
-        private Builder add(Registration registration) {
+        private Builder add(Registration<?> registration) {
             if (registration.controller() == null || registration.type() == null) {
                 throw new IllegalArgumentException("controller " + registration.name() + ": the controller and its type are required");
             }
@@ -147,6 +214,7 @@ public final class Controllers {
                         + "' must be lower-case letters, digits and dashes: it becomes a URL path");
             }
             apiVersionOf(registration);
+            Capabilities.check(registration.name(), registration.controller(), registration.type());
             if (byName.putIfAbsent(registration.name(), registration) != null) {
                 throw new IllegalArgumentException("two controllers are named '" + registration.name() + "'");
             }
@@ -157,7 +225,7 @@ public final class Controllers {
          * The type says which apiVersion Metacontroller sends, through fabric8's annotations; without
          * them every call would be refused as the wrong kind. GenericKubernetesResource takes any.
          */
-        private static void apiVersionOf(Registration registration) {
+        private static void apiVersionOf(Registration<?> registration) {
             Class<?> type = registration.type();
             if (type == GenericKubernetesResource.class) {
                 return;

@@ -2,8 +2,12 @@ package dev.metahook.api;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * What Metacontroller is told about a controller beyond its parent type and hooks: the child resources
@@ -18,7 +22,7 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Declaration {
-    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null, List.of());
+    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null, List.of(), Map.of(), Map.of());
 
     private final List<Child> children;
     private final Duration resync;
@@ -27,9 +31,12 @@ public final class Declaration {
     private final LabelSelector labelSelector;
     private final LabelSelector annotationSelector;
     private final List<String> revisionFieldPaths;
+    private final Map<String, String> controllerLabels;
+    private final Map<String, String> controllerAnnotations;
 
     private Declaration(List<Child> children, Duration resync, Boolean generateSelector, String hookVersion,
-                        LabelSelector labelSelector, LabelSelector annotationSelector, List<String> revisionFieldPaths) {
+                        LabelSelector labelSelector, LabelSelector annotationSelector, List<String> revisionFieldPaths,
+                        Map<String, String> controllerLabels, Map<String, String> controllerAnnotations) {
         this.children = List.copyOf(children);
         this.resync = resync;
         this.generateSelector = generateSelector;
@@ -37,6 +44,8 @@ public final class Declaration {
         this.labelSelector = labelSelector;
         this.annotationSelector = annotationSelector;
         this.revisionFieldPaths = List.copyOf(revisionFieldPaths);
+        this.controllerLabels = Collections.unmodifiableSortedMap(new TreeMap<>(controllerLabels));
+        this.controllerAnnotations = Collections.unmodifiableSortedMap(new TreeMap<>(controllerAnnotations));
     }
 
     /** No children, no resync, v1 hooks (and {@code generateSelector: true} for a composite). */
@@ -59,7 +68,8 @@ public final class Declaration {
         if (period == null || period.isNegative() || period.isZero() || period.getNano() != 0) {
             throw new IllegalArgumentException("resync must be a positive whole number of seconds, got " + period);
         }
-        return new Declaration(children, period, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths);
+        return new Declaration(children, period, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations);
     }
 
     /**
@@ -67,7 +77,8 @@ public final class Declaration {
      * set): false means the parent type has a {@code spec.selector} of its own.
      */
     public Declaration generateSelector(boolean generate) {
-        return new Declaration(children, resync, generate, hookVersion, labelSelector, annotationSelector, revisionFieldPaths);
+        return new Declaration(children, resync, generate, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations);
     }
 
     /** The wire version of every hook: {@code v1} (the default) or {@code v2}. */
@@ -75,7 +86,8 @@ public final class Declaration {
         if (!"v1".equals(version) && !"v2".equals(version)) {
             throw new IllegalArgumentException("hookVersion must be v1 or v2, got '" + version + "'");
         }
-        return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector, revisionFieldPaths);
+        return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations);
     }
 
     /**
@@ -85,12 +97,14 @@ public final class Declaration {
      * finalize hook is called to finalize a parent that stops matching, as a decorator's target is.
      */
     public Declaration labelSelector(LabelSelector selector) {
-        return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector, revisionFieldPaths);
+        return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations);
     }
 
     /** A decorator decorates only the targets whose annotations match (matchLabels and matchExpressions over annotations). */
     public Declaration annotationSelector(LabelSelector selector) {
-        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, selector, revisionFieldPaths);
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, selector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations);
     }
 
     /**
@@ -107,7 +121,37 @@ public final class Declaration {
                 throw new IllegalArgumentException("revisionHistory field paths must not be blank");
             }
         }
-        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, List.of(fieldPaths));
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, List.of(fieldPaths),
+                controllerLabels, controllerAnnotations);
+    }
+
+    /**
+     * Labels on the generated CompositeController or DecoratorController itself (not on its parents or children), such as
+     * the one a Metacontroller started with {@code --target-label-selector} picks its controllers by. The controller is
+     * named {@code NAME-controller}, NAME being the registration's.
+     */
+    public Declaration controllerLabels(Map<String, String> labels) {
+        labels.forEach((key, value) -> {
+            Metadata.requireKey("controllerLabels", key);
+            if (value == null || !Metadata.LABEL_VALUE.matcher(value).matches()) {
+                throw new IllegalArgumentException("controllerLabels: the value of " + key + " is not a label value (at most 63 letters,"
+                        + " digits, '-', '_' or '.', starting and ending with a letter or digit), got '" + value + "'");
+            }
+        });
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
+                labels, controllerAnnotations);
+    }
+
+    /** Annotations on the generated CompositeController or DecoratorController itself. */
+    public Declaration controllerAnnotations(Map<String, String> annotations) {
+        annotations.forEach((key, value) -> {
+            Metadata.requireKey("controllerAnnotations", key);
+            if (value == null) {
+                throw new IllegalArgumentException("controllerAnnotations: the value of " + key + " is null");
+            }
+        });
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
+                controllerLabels, annotations);
     }
 
     public List<Child> childResources() {
@@ -141,6 +185,16 @@ public final class Declaration {
         return revisionFieldPaths;
     }
 
+    /** The {@link #controllerLabels(Map)}, by key; empty when not set. */
+    public Map<String, String> controllerLabels() {
+        return controllerLabels;
+    }
+
+    /** The {@link #controllerAnnotations(Map)}, by key; empty when not set. */
+    public Map<String, String> controllerAnnotations() {
+        return controllerAnnotations;
+    }
+
     private Declaration with(List<Child> children) {
         for (int i = 0; i < children.size(); i++) {
             for (int j = 0; j < i; j++) {
@@ -151,6 +205,28 @@ public final class Declaration {
                 }
             }
         }
-        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths);
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations);
+    }
+
+    /** Kubernetes' rules for metadata keys and label values. */
+    private static final class Metadata {
+        private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+        private static final Pattern PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+        static final Pattern LABEL_VALUE = Pattern.compile("(" + NAME.pattern() + ")?");
+
+        private Metadata() {
+        }
+
+        static void requireKey(String field, String key) {
+            int slash = key == null ? -1 : key.lastIndexOf('/');
+            String name = slash < 0 ? key : key.substring(slash + 1);
+            boolean prefixed = slash < 0 || slash <= 253 && PREFIX.matcher(key.substring(0, slash)).matches();
+            if (key == null || !prefixed || !NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(field + ": '" + key + "' is not a key Kubernetes takes (an optional DNS"
+                        + " subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter"
+                        + " or digit)");
+            }
+        }
     }
 }

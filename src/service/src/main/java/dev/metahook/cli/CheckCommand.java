@@ -12,7 +12,7 @@ import dev.metahook.internal.sim.VersionedCheck;
 import dev.metahook.internal.wire.CompositeRequest;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
-import dev.metahook.internal.sim.CheckResult;
+import dev.metahook.testkit.CheckReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -56,10 +56,10 @@ final class CheckCommand {
         int passes = passes(arguments.optional("passes"));
         HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
         JsonNode request = requestFile == null ? null : request(requestFile);
-        CheckResult report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE),
+        CheckReport report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE),
                 metacontroller(arguments.optional("metacontroller-version")), versions -> {
             Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes, versions);
-            return (request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related)).result();
+            return request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related);
         });
         String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
         if (output == null) {

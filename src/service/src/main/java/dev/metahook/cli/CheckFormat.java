@@ -3,7 +3,7 @@ package dev.metahook.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.metahook.internal.sim.CheckResult;
+import dev.metahook.testkit.CheckReport;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +17,7 @@ import javax.xml.stream.XMLStreamWriter;
 
 /**
  * How {@code check} writes its report: {@code text} (one line per breach, the phases, the call rates), {@code json}
- * (the test kit's CheckReport, field for field: the same fields by the same names) or {@code junit} (JUnit XML as
+ * (the test kit's {@link CheckReport}, which reads it back) or {@code junit} (JUnit XML as
  * CI servers read it: one test suite for the run, one test case per phase of the life, a failed phase's breaches in
  * its {@code <failure>}).
  */
@@ -38,7 +38,7 @@ enum CheckFormat {
     }
 
     /** The report in this format; {@code suite} names the run (the controller and the parent) in JUnit. */
-    String write(CheckResult report, String suite) {
+    String write(CheckReport report, String suite) {
         return switch (this) {
             case TEXT -> text(report);
             case JSON -> json(report);
@@ -46,9 +46,9 @@ enum CheckFormat {
         };
     }
 
-    static String text(CheckResult report) {
+    static String text(CheckReport report) {
         StringBuilder text = new StringBuilder();
-        for (CheckResult.Breach breach : report.breaches()) {
+        for (CheckReport.Breach breach : report.breaches()) {
             text.append("BREACH ").append(line(report, breach)).append('\n');
         }
         text.append(report.clean() ? "check: clean (" + report.calls() + " hook calls)"
@@ -56,7 +56,7 @@ enum CheckFormat {
         text.append("hook calls and child writes per phase: ").append(report.phases().stream()
                 .map(phase -> phase.name() + " " + phase.calls() + "/" + phase.writes()).collect(Collectors.joining(", "))).append('\n');
         if (report.rates() != null) {
-            CheckResult.Rates rates = report.rates();
+            CheckReport.Rates rates = report.rates();
             text.append("calls per simulated minute: ").append(rates.atRest()).append(" at rest, ").append(rates.stalled())
                     .append(" while stalled (").append(rates.stalledDoing()).append(")\n");
         }
@@ -68,12 +68,12 @@ enum CheckFormat {
      * A breach as {@code check} prints it after {@code BREACH}: its kind, the Kubernetes minors it holds on when they
      * are not all that were checked ({@code needless-update on Kubernetes 1.34-1.37}), and its message.
      */
-    static String line(CheckResult report, CheckResult.Breach breach) {
+    static String line(CheckReport report, CheckReport.Breach breach) {
         boolean everyVersion = report.versions().startsWith(breach.versions() + ",");
         return breach.kind() + (everyVersion ? "" : " on " + breach.versions()) + ": " + breach.message();
     }
 
-    static String json(CheckResult report) {
+    static String json(CheckReport report) {
         try {
             return MAPPER.writeValueAsString(report) + "\n";
         } catch (JsonProcessingException e) {
@@ -89,12 +89,12 @@ enum CheckFormat {
      * test case because that is what GitHub's, GitLab's and Jenkins' readers show. No times: the same run gives the
      * same bytes.
      */
-    static String junit(CheckResult report, String suite) {
-        Map<String, List<CheckResult.Breach>> byPhase = new LinkedHashMap<>();
+    static String junit(CheckReport report, String suite) {
+        Map<String, List<CheckReport.Breach>> byPhase = new LinkedHashMap<>();
         report.phases().forEach(phase -> byPhase.put(phase.name(), new ArrayList<>()));
         report.breaches().forEach(breach -> byPhase.computeIfAbsent(breach.phase(), name -> new ArrayList<>()).add(breach));
-        Map<String, CheckResult.Phase> phases = report.phases().stream()
-                .collect(Collectors.toMap(CheckResult.Phase::name, phase -> phase));
+        Map<String, CheckReport.Phase> phases = report.phases().stream()
+                .collect(Collectors.toMap(CheckReport.Phase::name, phase -> phase));
         long failures = byPhase.values().stream().filter(breaches -> !breaches.isEmpty()).count();
         StringWriter out = new StringWriter();
         try {
@@ -113,14 +113,14 @@ enum CheckFormat {
             xml.writeAttribute("failures", Long.toString(failures));
             xml.writeAttribute("errors", "0");
             xml.writeAttribute("skipped", "0");
-            for (Map.Entry<String, List<CheckResult.Breach>> entry : byPhase.entrySet()) {
+            for (Map.Entry<String, List<CheckReport.Breach>> entry : byPhase.entrySet()) {
                 xml.writeCharacters("\n    ");
                 xml.writeStartElement("testcase");
                 xml.writeAttribute("classname", "metahook.check");
                 xml.writeAttribute("name", entry.getKey());
-                List<CheckResult.Breach> breaches = entry.getValue();
+                List<CheckReport.Breach> breaches = entry.getValue();
                 if (!breaches.isEmpty()) {
-                    CheckResult.Breach first = breaches.get(0);
+                    CheckReport.Breach first = breaches.get(0);
                     xml.writeCharacters("\n      ");
                     xml.writeStartElement("failure");
                     xml.writeAttribute("type", first.kind());
@@ -128,7 +128,7 @@ enum CheckFormat {
                     xml.writeCharacters(clean(breaches.stream().map(breach -> evidence(report, breach)).collect(Collectors.joining("\n\n"))));
                     xml.writeEndElement();
                 }
-                CheckResult.Phase phase = phases.get(entry.getKey());
+                CheckReport.Phase phase = phases.get(entry.getKey());
                 if (phase != null) {
                     xml.writeCharacters("\n      ");
                     xml.writeStartElement("system-out");
@@ -151,7 +151,7 @@ enum CheckFormat {
     }
 
     /** A breach as the failure's text shows it: the line {@code check} prints, then where it was found. */
-    private static String evidence(CheckResult report, CheckResult.Breach breach) {
+    private static String evidence(CheckReport report, CheckReport.Breach breach) {
         return "BREACH " + line(report, breach) + "\n  " + breach.hook() + (breach.call() > 0 ? " call " + breach.call() : "") + ", "
                 + breach.object() + ", phase " + breach.phase();
     }

@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.metahook.api.ChildId;
+import dev.metahook.testkit.CheckReport;
 import org.junit.jupiter.api.Test;
 
 /** The layering of docs/design.md, checked: each package knows only the ones below it. */
@@ -35,7 +36,7 @@ class LayersTest {
                 .layer("testkit").definedBy("dev.metahook.testkit..")
                 .layer("cli").definedBy("dev.metahook.cli..")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-                .whereLayer("testkit").mayNotBeAccessedByAnyLayer()
+                .whereLayer("testkit").mayOnlyBeAccessedByLayers("sim", "cli")
                 .whereLayer("service").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("server").mayOnlyBeAccessedByLayers("service", "cli")
                 .whereLayer("controllers").mayOnlyBeAccessedByLayers("cli")
@@ -58,6 +59,18 @@ class LayersTest {
         noClasses().that().resideInAPackage("dev.metahook.internal.contract..")
                 .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.metahook.api..")
                         .and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(ChildId.class))))
+                .check(CLASSES);
+    }
+
+    /**
+     * The simulator reports what a check found in the test kit's {@link CheckReport}, the one report type of the
+     * simulator, the test kit and the CLI; of the test kit it knows nothing else.
+     */
+    @Test
+    void theSimulatorKnowsOnlyTheCheckReportOfTheTestKit() {
+        noClasses().that().resideInAPackage("dev.metahook.internal.sim..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.metahook.testkit..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(CheckReport.class))))
                 .check(CLASSES);
     }
 

@@ -43,7 +43,7 @@ final class ExampleManifests {
             if (path == null) {
                 throw new IllegalStateException("example " + name + " has no file under examples/: add it to ExampleManifests.FILES");
             }
-            Registration registration = examples.get(name).orElseThrow();
+            Registration<?> registration = examples.get(name).orElseThrow();
             files.put(path, Manifests.controllerFile(registration, SERVICE));
             if (registration.kind() == Kind.COMPOSITE) {
                 files.put(Path.of(path).resolveSibling("crd.yaml").toString(), Manifests.crdFile(registration.type(), true));

@@ -41,7 +41,7 @@ class ExampleManifestsTest {
             for (JsonNode controller : controllers(directory)) {
                 String url = controller.at("/spec/hooks/sync/webhook/url").asText();
                 String name = url.replaceFirst("^http://metahook\\.metahook-system/([^/]+)/sync$", "$1");
-                Registration registration = SERVED.get(name).orElseThrow(() -> new AssertionError(directory + ": " + url));
+                Registration<?> registration = SERVED.get(name).orElseThrow(() -> new AssertionError(directory + ": " + url));
                 Set<String> declared = new TreeSet<>();
                 controller.at("/spec/hooks").properties().forEach(hook -> {
                     declared.add(hook.getKey());
@@ -61,7 +61,7 @@ class ExampleManifestsTest {
     void theCustomResourceDefinitionsDescribeTheParentTypes() throws IOException {
         for (String directory : List.of("bluegreen", "catset", "configmappropagation")) {
             JsonNode controller = documents(directory, "controller.yaml").get(0);
-            Registration registration = SERVED.get(directory).orElseThrow();
+            Registration<?> registration = SERVED.get(directory).orElseThrow();
             Class<? extends HasMetadata> type = registration.type();
             JsonNode crd = documents(directory, "crd.yaml").get(0);
             assertEquals(HasMetadata.getPlural(type) + "." + HasMetadata.getGroup(type), crd.at("/metadata/name").asText());

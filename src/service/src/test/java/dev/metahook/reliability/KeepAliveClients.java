@@ -21,7 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class KeepAliveClients {
     private static final Duration BOUND = Duration.ofMinutes(2);
 
+    /** Requests written whole. */
+    final AtomicLong written = new AtomicLong();
     final AtomicLong answered = new AtomicLong();
+    /** Pipelining: second requests not answered because the answer to the first said {@code Connection: close} (the client sends them again). */
+    final AtomicLong closedBeforeTheSecond = new AtomicLong();
     final AtomicLong answeredClose = new AtomicLong();
     final AtomicLong answered503 = new AtomicLong();
     /** Answers other than 200 and 503. */
@@ -58,6 +62,7 @@ final class KeepAliveClients {
     private final AtomicLong firstClose = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
     private final boolean perRequest;
+    private final boolean pipelined;
     private volatile long sigterm;
 
     /** {@code clients} keep-alive clients. */
@@ -67,7 +72,21 @@ final class KeepAliveClients {
 
     /** {@code clients} clients, kept alive or with a connection per request. */
     KeepAliveClients(int port, byte[] body, int clients, boolean perRequest) {
+        this(port, body, clients, perRequest, false);
+    }
+
+    /**
+     * {@code clients} kept-alive clients that each write two requests at once and then read both answers (HTTP/1.1
+     * pipelining): a second request is answered, or the first answer says {@code Connection: close} and the connection
+     * closes with the second unanswered (the client knows to send it again); anything else is a loss.
+     */
+    static KeepAliveClients pipelining(int port, byte[] body, int clients) {
+        return new KeepAliveClients(port, body, clients, false, true);
+    }
+
+    private KeepAliveClients(int port, byte[] body, int clients, boolean perRequest, boolean pipelined) {
         this.perRequest = perRequest;
+        this.pipelined = pipelined;
         for (int i = 0; i < clients; i++) {
             threads.add(Scenarios.started(() -> run(port, body)));
         }
@@ -84,7 +103,7 @@ final class KeepAliveClients {
                 return;
             }
             try (socket) {
-                while (System.nanoTime() < deadline && call(socket, body)) {
+                while (System.nanoTime() < deadline && (pipelined ? pipelinedCalls(socket, body) : call(socket, body))) {
                     // the next call on the same connection
                 }
             } catch (IOException closing) {
@@ -109,6 +128,7 @@ final class KeepAliveClients {
             failed("not written: " + e);
             return false;
         }
+        written.incrementAndGet();
         Http.Response response;
         try {
             response = Http.read(socket.getInputStream());
@@ -147,6 +167,66 @@ final class KeepAliveClients {
             keptOpenBeforeTheListenerClosed.incrementAndGet();
         }
         return !perRequest;
+    }
+
+    /** Two requests written at once, then their answers read; true when the connection may carry the next two. */
+    private boolean pipelinedCalls(Socket socket, byte[] body) {
+        long sent = System.nanoTime();
+        try {
+            OutputStream out = socket.getOutputStream();
+            byte[] head = Http.head("POST", Scenarios.HOOK, body.length);
+            byte[] two = new byte[2 * (head.length + body.length)];
+            System.arraycopy(head, 0, two, 0, head.length);
+            System.arraycopy(body, 0, two, head.length, body.length);
+            System.arraycopy(two, 0, two, head.length + body.length, head.length + body.length);
+            out.write(two);
+            out.flush();
+        } catch (IOException e) {
+            notWritten.incrementAndGet();
+            failed("not written: " + e);
+            return false;
+        }
+        written.addAndGet(2);
+        for (int n = 0; n < 2; n++) {
+            Http.Response response;
+            try {
+                response = Http.read(socket.getInputStream());
+            } catch (IOException | RuntimeException e) {
+                long signalled = sigterm;
+                (signalled == 0 || sent - signalled < 0 ? lostBeforeSigterm : lost).addAndGet(2 - n);
+                failed("lost " + (2 - n) + " pipelined: " + e);
+                return false;
+            }
+            if (!counted(response, sent)) {
+                if (n == 0) {
+                    closedBeforeTheSecond.incrementAndGet();
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Counts an answer; true when its connection stays open. */
+    private boolean counted(Http.Response response, long sent) {
+        answered.incrementAndGet();
+        if (response.status() == 503) {
+            answered503.incrementAndGet();
+        }
+        if (response.status() != 200 && response.status() != 503) {
+            answeredOther.incrementAndGet();
+            failed("answered " + response.status() + ": " + response.text());
+        }
+        if (response.closes()) {
+            answeredClose.incrementAndGet();
+            firstClose.compareAndSet(0, System.nanoTime());
+            return false;
+        }
+        long drainSeen = firstClose.get();
+        if (drainSeen != 0 && sent - drainSeen > 0) {
+            keptOpenAfterTheDrainBegan.incrementAndGet();
+        }
+        return true;
     }
 
     /**
@@ -197,10 +277,10 @@ final class KeepAliveClients {
 
     @Override
     public String toString() {
-        return "answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
+        return "written " + written + ", answered " + answered + " (" + answered503 + " of them 503, " + answeredClose + " with Connection: close, " + answeredOther + " other than 200/503, "
                 + refusedKeepingOpen + " 503s keeping the connection, " + keptOpenBeforeTheListenerClosed + " kept open after SIGTERM before the first close, "
                 + keptOpenAfterTheDrainBegan + " kept open after it), lost "
                 + lost + " (and " + lostBeforeSigterm + " sent before SIGTERM), reset in the closing queue " + resetInTheClosingQueue
-                + (resetInTheClosingQueue.get() > 1 ? " within " + closingQueueResetSpreadMillis() + " ms" : "") + ", not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
+                + (resetInTheClosingQueue.get() > 1 ? " within " + closingQueueResetSpreadMillis() + " ms" : "") + (pipelined ? ", second requests closed before " + closedBeforeTheSecond : "") + ", not written " + notWritten + ", refused connections " + refusedConnections + (failures.isEmpty() ? "" : " " + failures);
     }
 }

@@ -63,7 +63,7 @@ public final class TestServer implements AutoCloseable, BeforeAllCallback, After
     }
 
     private void open() {
-        server = HookServer.start(config.withHost("127.0.0.1").withPort(0), new HookEngine(controllers.get(), CLOCK));
+        server = HookServer.start(new HookEngine(controllers.get(), CLOCK), HookServer.Options.of(config.withHost("127.0.0.1").withPort(0)));
     }
 
     @Override

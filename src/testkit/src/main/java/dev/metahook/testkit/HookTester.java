@@ -9,7 +9,6 @@ import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.Hook;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.registration.ControllerManifest;
-import dev.metahook.internal.sim.CheckResult;
 import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.InProcessHook;
@@ -45,7 +44,7 @@ public final class HookTester {
     private static final String IN_PROCESS = "in-process";
 
     private final Controllers controllers;
-    private final Registration registration;
+    private final Registration<?> registration;
     private final ObjectNode manifest;
     private final Clock clock;
     private final List<ObjectNode> definitions;
@@ -53,7 +52,7 @@ public final class HookTester {
     private final MetacontrollerVersion metacontroller;
     private final HookEngine engine;
 
-    private HookTester(Controllers controllers, Registration registration, ObjectNode manifest, Clock clock, List<ObjectNode> definitions,
+    private HookTester(Controllers controllers, Registration<?> registration, ObjectNode manifest, Clock clock, List<ObjectNode> definitions,
                        List<KubernetesVersion.Span> kubernetes, MetacontrollerVersion metacontroller) {
         this.controllers = controllers;
         this.registration = registration;
@@ -86,7 +85,7 @@ public final class HookTester {
      * the build-time manifests write them for the cluster.
      */
     public static HookTester of(Controllers controllers, String name) {
-        Registration registration = registration(controllers, name);
+        Registration<?> registration = registration(controllers, name);
         return new HookTester(controllers, registration, ControllerManifest.of(registration, IN_PROCESS, IN_PROCESS + "-system"), FIXED_CLOCK,
                 List.of(), KubernetesVersion.spans(), MetacontrollerVersion.NEWEST);
     }
@@ -99,7 +98,7 @@ public final class HookTester {
     @SafeVarargs
     @SuppressWarnings("varargs") // the array goes only to List.of, which copies it
     public static HookTester of(Controllers controllers, String name, Class<? extends HasMetadata>... childTypes) {
-        Registration registration = registration(controllers, name);
+        Registration<?> registration = registration(controllers, name);
         return new HookTester(controllers, registration, manifest(registration, List.of(childTypes)), FIXED_CLOCK, List.of(),
                 KubernetesVersion.spans(), MetacontrollerVersion.NEWEST);
     }
@@ -182,22 +181,11 @@ public final class HookTester {
         List<JsonNode> related = clusterObjects.stream().map(Json::tree).toList();
         JsonNode updatedTree = updated == null ? null : Json.tree(updated);
         JsonNode parentTree = Json.tree(parent);
-        return report(VersionedCheck.run(kubernetes, metacontroller,
-                versions -> new Checker(spec, hook, clock, 20, versions).check(parentTree, updatedTree, related).result()));
+        return VersionedCheck.run(kubernetes, metacontroller,
+                versions -> new Checker(spec, hook, clock, 20, versions).check(parentTree, updatedTree, related));
     }
 
-    /** The check's result as the test kit reports it: the same fields by the same names. */
-    private static CheckReport report(CheckResult result) {
-        return new CheckReport(
-                result.breaches().stream().map(breach -> new CheckReport.Breach(breach.kind(), breach.hook(), breach.object(), breach.phase(),
-                        breach.call(), breach.message(), breach.versions())).toList(),
-                result.calls(),
-                result.phases().stream().map(phase -> new CheckReport.Phase(phase.name(), phase.calls(), phase.writes())).toList(),
-                result.rates() == null ? null : new CheckReport.Rates(result.rates().atRest(), result.rates().stalled(),
-                        result.rates().stalledDoing()), result.versions());
-    }
-
-    Registration registration() {
+    Registration<?> registration() {
         return registration;
     }
 
@@ -213,12 +201,12 @@ public final class HookTester {
         return engine;
     }
 
-    private static Registration registration(Controllers controllers, String name) {
+    private static Registration<?> registration(Controllers controllers, String name) {
         return controllers.get(name).orElseThrow(() -> new IllegalArgumentException(
                 "no controller is registered as '" + name + "'; registered: " + controllers.names()));
     }
 
-    private static ObjectNode manifest(Registration registration, List<Class<? extends HasMetadata>> childTypes) {
+    private static ObjectNode manifest(Registration<?> registration, List<Class<? extends HasMetadata>> childTypes) {
         boolean composite = registration.kind() == Kind.COMPOSITE;
         ObjectNode manifest = Json.object().put("apiVersion", "metacontroller.k8s.io/v1alpha1")
                 .put("kind", composite ? "CompositeController" : "DecoratorController");

@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The rules of Metacontroller's contract over one answer, each written once and named by the
@@ -51,33 +52,43 @@ public final class AnswerRules {
     /** Every rule the desired children (or attachments) break, in their order. */
     public static List<Breach> children(List<? extends JsonNode> children, Owner owner) {
         List<Breach> breaches = new ArrayList<>();
+        children(children, owner, (child, breach) -> breaches.add(breach));
+        return breaches;
+    }
+
+    /** The same, each breach handed over with the child it is about (a null child as it was answered). */
+    public static void children(List<? extends JsonNode> children, Owner owner, BiConsumer<JsonNode, Breach> found) {
         Set<ChildId> ids = new HashSet<>();
         for (int i = 0; i < children.size(); i++) {
             JsonNode child = children.get(i);
-            String what = describe(child, i, owner);
-            if (child == null || child.isNull()) {
-                breaches.add(new Breach("null", what + " is null: Metacontroller crashes on it"));
-                continue;
-            }
-            if (!child.isObject() || !identity(child, what, breaches)) {
-                continue;
-            }
-            nulls(child, what, owner, breaches);
-            declared(child, what, owner, breaches);
-            namespace(child, what, owner, breaches);
-            serverFields(child, what, breaches);
-            if (!owner.decorator()) {
-                selector(child, what, owner, breaches);
-            }
-            ChildId id = id(child, owner.namespace());
-            if (!ids.add(id)) {
-                breaches.add(new Breach("duplicate", what + ": appears twice in the response (Metacontroller keeps one of them)"));
-            }
-            if (owner.related().contains(id)) {
-                breaches.add(new Breach("writes-related", what + ": is a related object, which the hook may read but never write"));
-            }
+            List<Breach> breaches = new ArrayList<>();
+            check(child, describe(child, i, owner), owner, ids, breaches);
+            breaches.forEach(breach -> found.accept(child, breach));
         }
-        return breaches;
+    }
+
+    private static void check(JsonNode child, String what, Owner owner, Set<ChildId> ids, List<Breach> breaches) {
+        if (child == null || child.isNull()) {
+            breaches.add(new Breach("null", what + " is null: Metacontroller crashes on it"));
+            return;
+        }
+        if (!child.isObject() || !identity(child, what, breaches)) {
+            return;
+        }
+        nulls(child, what, owner, breaches);
+        declared(child, what, owner, breaches);
+        namespace(child, what, owner, breaches);
+        serverFields(child, what, breaches);
+        if (!owner.decorator()) {
+            selector(child, what, owner, breaches);
+        }
+        ChildId id = id(child, owner.namespace());
+        if (!ids.add(id)) {
+            breaches.add(new Breach("duplicate", what + ": appears twice in the response (Metacontroller keeps one of them)"));
+        }
+        if (owner.related().contains(id)) {
+            breaches.add(new Breach("writes-related", what + ": is a related object, which the hook may read but never write"));
+        }
     }
 
     /** The identity of a desired object, in the owner's namespace when it names none. */

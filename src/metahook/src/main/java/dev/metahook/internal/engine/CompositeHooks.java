@@ -14,6 +14,7 @@ import dev.metahook.internal.wire.HookVersion;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.internal.wire.MalformedRequestException;
 import dev.metahook.internal.wire.ObjectMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.List;
 
@@ -25,7 +26,7 @@ final class CompositeHooks {
         this.clock = clock;
     }
 
-    HookAnswer call(Registration registration, Hook hook, CompositeRequest request) {
+    <P extends HasMetadata> HookAnswer call(Registration<P> registration, Hook hook, CompositeRequest request) {
         boolean finalizing = request.finalizing();
         checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.parent(), registration.type(), request.controller(), "parent");
@@ -71,7 +72,7 @@ final class CompositeHooks {
     }
 
     /** Whether the controller takes a parent whose status does not fit, reading the status raw. */
-    static boolean readsRawStatus(Registration registration) {
+    static boolean readsRawStatus(Registration<?> registration) {
         return registration.controller() instanceof RawStatusReader;
     }
 
@@ -88,7 +89,7 @@ final class CompositeHooks {
     }
 
     /** The route names the hook; {@code finalizing} in the body must agree, and only a controller with finalize gets it. */
-    static void checkRoute(Registration registration, Hook hook, boolean finalizing) {
+    static void checkRoute(Registration<?> registration, Hook hook, boolean finalizing) {
         if (hook == Hook.FINALIZE && !finalizing) {
             throw new MalformedRequestException("/finalizing", "/finalizing is false, but this is the finalize hook");
         }
@@ -98,8 +99,8 @@ final class CompositeHooks {
         }
     }
 
+    /** The object's namespace, {@code ""} when it has none (as {@link dev.metahook.api.ChildId} spells it). */
     static String namespaceOf(JsonNode object) {
-        String namespace = object.path("metadata").path("namespace").asText("");
-        return namespace.isEmpty() ? null : namespace;
+        return object.path("metadata").path("namespace").asText("");
     }
 }

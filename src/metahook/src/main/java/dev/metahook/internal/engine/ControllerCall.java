@@ -2,18 +2,16 @@ package dev.metahook.internal.engine;
 
 import dev.metahook.api.Cleaner;
 import dev.metahook.api.Cleanup;
-import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
-import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Controllers.Registration;
 import dev.metahook.api.DecoratorCleaner;
 import dev.metahook.api.DecoratorCleanup;
-import dev.metahook.api.DecoratorController;
 import dev.metahook.api.HookResult;
 import dev.metahook.api.Result;
 import dev.metahook.api.StalledHandler;
 import dev.metahook.api.TerminalException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -51,38 +49,39 @@ final class ControllerCall {
      * @param typed the parent, and why its spec or status had to be left out
      * @param fallback the stalled answer when the controller has no {@link StalledHandler}
      */
-    @SuppressWarnings("unchecked")
-    static Answered run(Registration registration, TypedObjects.Typed<? extends HasMetadata> typed, Context context,
-                       Function<TerminalException, Result<?>> fallback) {
-        Object controller = registration.controller();
-        HasMetadata parent = typed.object();
+    static <P extends HasMetadata> Answered run(Registration<P> registration, TypedObjects.Typed<P> typed, Context context,
+                                                Function<TerminalException, Result<?>> fallback) {
+        P parent = typed.object();
         TerminalException invalid = context.finalizing() ? typed.invalidStatus() : typed.invalid();
         try {
             if (invalid != null) {
-                return stalled(controller, parent, context, invalid, fallback);
+                return stalled(registration, parent, context, invalid, fallback);
             }
             if (context.finalizing()) {
-                if (controller instanceof Cleaner<?, ?> cleaner) {
-                    Cleanup<?> cleanup = required(((Cleaner<HasMetadata, ?>) cleaner).cleanup(parent, context), "cleanup");
-                    return new Answered(cleanup.result(), cleanup.isDone(), false);
-                }
-                DecoratorCleanup<?> cleanup = required(((DecoratorCleaner<HasMetadata, ?>) controller).cleanup(parent, context), "cleanup");
-                return new Answered(cleanup.result(), cleanup.isDone(), false);
+                return cleanup(registration, parent, context);
             }
-            HookResult<?> result = registration.kind() == Kind.COMPOSITE
-                    ? ((CompositeController<HasMetadata, ?>) controller).sync(parent, context)
-                    : ((DecoratorController<HasMetadata, ?>) controller).sync(parent, context);
-            return new Answered(required(result, "sync"), false, false);
+            return new Answered(required(registration.sync(parent, context), "sync"), false, false);
         } catch (TerminalException e) {
-            return stalled(controller, parent, context, e, fallback);
+            return stalled(registration, parent, context, e, fallback);
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Answered stalled(Object controller, HasMetadata parent, Context context, TerminalException error,
-                                   Function<TerminalException, Result<?>> fallback) {
-        Result<?> result = controller instanceof StalledHandler<?, ?> handler
-                ? required(((StalledHandler<HasMetadata, ?>) handler).stalled(parent, context, error), "stalled")
+    /** The finalize call: a {@link Cleaner}'s, or else (the route is served only with one) a {@link DecoratorCleaner}'s. */
+    private static <P extends HasMetadata> Answered cleanup(Registration<P> registration, P parent, Context context) {
+        Optional<Cleaner<? super P, ?>> cleaner = registration.cleaner();
+        if (cleaner.isPresent()) {
+            Cleanup<?> cleanup = required(cleaner.get().cleanup(parent, context), "cleanup");
+            return new Answered(cleanup.result(), cleanup.isDone(), false);
+        }
+        DecoratorCleanup<?> cleanup = required(registration.decoratorCleaner().orElseThrow().cleanup(parent, context), "cleanup");
+        return new Answered(cleanup.result(), cleanup.isDone(), false);
+    }
+
+    private static <P extends HasMetadata> Answered stalled(Registration<P> registration, P parent, Context context,
+                                                            TerminalException error, Function<TerminalException, Result<?>> fallback) {
+        Optional<StalledHandler<? super P, ?>> handler = registration.stalledHandler();
+        Result<?> result = handler.isPresent()
+                ? required(handler.get().stalled(parent, context, error), "stalled")
                 : fallback.apply(error);
         return new Answered(result, false, true);
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers.Kind;
 import dev.metahook.api.Controllers.Registration;
-import dev.metahook.api.Customizer;
 import dev.metahook.api.RelatedRule;
 import dev.metahook.api.TerminalException;
 import dev.metahook.internal.contract.AnswerRules;
@@ -33,8 +32,7 @@ final class CustomizeHook {
         this.clock = clock;
     }
 
-    @SuppressWarnings("unchecked")
-    HookAnswer call(Registration registration, CustomizeRequest request) {
+    <P extends HasMetadata> HookAnswer call(Registration<P> registration, CustomizeRequest request) {
         String field = "parent";
         boolean composite = registration.kind() == Kind.COMPOSITE;
         JsonNode controller = composite ? request.controller() : Json.object();
@@ -46,8 +44,7 @@ final class CustomizeHook {
             if (typed.invalid() != null) {
                 throw typed.invalid();
             }
-            HasMetadata parent = typed.object();
-            rules = ((Customizer<HasMetadata>) registration.controller()).customize(parent, context(request, composite));
+            rules = registration.customizer().orElseThrow().customize(typed.object(), context(request, composite));
             if (rules == null || rules.stream().anyMatch(Objects::isNull)) {
                 throw new IllegalStateException("customize returned null or a null rule");
             }

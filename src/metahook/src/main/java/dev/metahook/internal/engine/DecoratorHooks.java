@@ -10,6 +10,7 @@ import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.DecoratorRequest;
 import dev.metahook.internal.wire.DecoratorResponse;
 import dev.metahook.internal.wire.Json;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class DecoratorHooks {
         this.clock = clock;
     }
 
-    HookAnswer call(Registration registration, Hook hook, DecoratorRequest request) {
+    <P extends HasMetadata> HookAnswer call(Registration<P> registration, Hook hook, DecoratorRequest request) {
         boolean finalizing = request.finalizing();
         CompositeHooks.checkRoute(registration, hook, finalizing);
         TypedObjects.checkKind(request.target(), registration.type(), Json.object(), "object");

@@ -50,7 +50,7 @@ final class DesiredChildren {
     }
 
     private static ObjectNode withNamespace(ObjectNode child, String parentNamespace) {
-        if (parentNamespace != null && child.get("metadata") instanceof ObjectNode metadata && !metadata.hasNonNull("namespace")) {
+        if (!parentNamespace.isEmpty() && child.get("metadata") instanceof ObjectNode metadata && !metadata.hasNonNull("namespace")) {
             metadata.put("namespace", parentNamespace);
         }
         return child;

@@ -59,7 +59,7 @@ public final class HookEngine {
      * built; the budget's refusal, if any, is the answer.
      */
     public HookAnswer handle(String controllerName, String hookName, byte[] body, CallBudget budget) {
-        Registration registration = controllers.get(controllerName).orElse(null);
+        Registration<?> registration = controllers.get(controllerName).orElse(null);
         if (registration == null) {
             return HookAnswer.problem(Problem.of("unknown-controller", "Unknown controller", 404,
                     "no controller is named '" + controllerName + "'; this server has " + controllers.names()));
@@ -90,7 +90,7 @@ public final class HookEngine {
     }
 
     /** Every request is read in one pass of the byte scanner; children and attachments stay bytes until used. */
-    private static Decoded decode(Registration registration, Hook hook, byte[] body, CallBudget budget) {
+    private static Decoded decode(Registration<?> registration, Hook hook, byte[] body, CallBudget budget) {
         if (hook == Hook.CUSTOMIZE) {
             CustomizeRequest request = CustomizeRequest.read(body, budget);
             ObjectChecks.timestamps(request.parent(), "/parent");
@@ -106,7 +106,7 @@ public final class HookEngine {
         return new Decoded(null, request, null, facts(request.target(), request.attachments().size()));
     }
 
-    private HookAnswer dispatch(Registration registration, Hook hook, Decoded request) {
+    private HookAnswer dispatch(Registration<?> registration, Hook hook, Decoded request) {
         String parent = request.facts().parent();
         try {
             if (request.customize() != null) {
@@ -164,7 +164,7 @@ public final class HookEngine {
         return delay.plusNanos(999_999_999L).getSeconds();
     }
 
-    private static String paths(Registration registration) {
+    private static String paths(Registration<?> registration) {
         return registration.hooks().stream().map(Hook::segment).toList().toString();
     }
 

@@ -54,10 +54,9 @@ final class LastApplied {
         child.remove("status");
         ObjectNode metadata = child.withObjectProperty("metadata");
         AnswerRules.SERVER_METADATA.forEach(metadata::remove);
-        String namespace = observedNamespace == null ? "" : observedNamespace;
-        if (!namespace.isEmpty()) {
-            metadata.put("namespace", namespace);
-        } else if (parentNamespace != null) {
+        if (!observedNamespace.isEmpty()) {
+            metadata.put("namespace", observedNamespace);
+        } else if (!parentNamespace.isEmpty()) {
             metadata.put("namespace", parentNamespace);
         }
         return child;

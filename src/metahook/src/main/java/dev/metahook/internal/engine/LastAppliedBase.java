@@ -187,10 +187,9 @@ final class LastAppliedBase {
         }
         String name = desired.path("metadata").path("name").asText();
         String namespace = desired.path("metadata").path("namespace").asText("");
-        String fallback = parentNamespace == null ? "" : parentNamespace;
         for (String key : new String[] {name, namespace + "/" + name}) {
             ObservedObject object = group.get(key);
-            if (object != null && name.equals(object.name()) && namespace.equals(object.namespaceOr(fallback))) {
+            if (object != null && name.equals(object.name()) && namespace.equals(object.namespaceOr(parentNamespace))) {
                 return Optional.of(object);
             }
         }

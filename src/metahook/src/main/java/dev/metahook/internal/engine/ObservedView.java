@@ -32,8 +32,8 @@ final class ObservedView implements ObservedChildren {
      */
     ObservedView(ObjectMap children, String parentNamespace, String keyNamespace, String field) {
         this.children = children;
-        this.parentNamespace = parentNamespace == null ? "" : parentNamespace;
-        this.keyNamespace = keyNamespace == null ? "" : keyNamespace;
+        this.parentNamespace = parentNamespace;
+        this.keyNamespace = keyNamespace;
         this.field = field;
     }
 
@@ -84,7 +84,7 @@ final class ObservedView implements ObservedChildren {
     public <T extends HasMetadata> Optional<T> lastApplied(Class<T> type, String name) {
         GroupKey key = groupOf(type);
         return findByName(key, name)
-                .map(object -> convert(LastApplied.of(object, parentNamespace.isEmpty() ? null : parentNamespace), type, object));
+                .map(object -> convert(LastApplied.of(object, parentNamespace), type, object));
     }
 
     @Override

@@ -22,13 +22,19 @@ public final class ControllerManifest {
     private ControllerManifest() {
     }
 
-    public static ObjectNode of(Registration registration, String service, String namespace) {
+    public static ObjectNode of(Registration<?> registration, String service, String namespace) {
         String host = service + "." + namespace;
         boolean composite = registration.kind() == Kind.COMPOSITE;
         Declaration declaration = registration.declaration();
         ObjectNode manifest = Json.object().put("apiVersion", "metacontroller.k8s.io/v1alpha1")
                 .put("kind", composite ? "CompositeController" : "DecoratorController");
-        manifest.putObject("metadata").put("name", registration.name() + "-controller");
+        ObjectNode metadata = manifest.putObject("metadata").put("name", registration.name() + "-controller");
+        if (!declaration.controllerLabels().isEmpty()) {
+            declaration.controllerLabels().forEach(metadata.putObject("labels")::put);
+        }
+        if (!declaration.controllerAnnotations().isEmpty()) {
+            declaration.controllerAnnotations().forEach(metadata.putObject("annotations")::put);
+        }
         ObjectNode spec = manifest.putObject("spec");
         if (composite) {
             spec.put("generateSelector", declaration.generatesSelector().orElse(true));

@@ -228,7 +228,8 @@ final class Authenticator {
                 return;
             }
             content = bytes;
-            List<String> lines = new String(bytes, StandardCharsets.UTF_8).lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+            List<String> lines = withoutByteOrderMark(new String(bytes, StandardCharsets.UTF_8)).lines().map(String::strip)
+                    .filter(line -> !line.isEmpty()).toList();
             if (lines.isEmpty()) {
                 fail("holds no credentials");
                 return;
@@ -239,6 +240,11 @@ final class Authenticator {
                 LOG.info("{} ({}) holds credentials again", setting, path);
             }
             problem = null;
+        }
+
+        /** The text without the byte order mark some editors and tools begin a UTF-8 file with (kubectl keeps it in a Secret). */
+        private static String withoutByteOrderMark(String text) {
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         }
 
         /** No values: every call is refused until the file is right again. */

@@ -49,43 +49,48 @@ final class BodyIntake {
     }
 
     /**
-     * The read limits, on the listener's HTTP configuration: they bound each request's body, not the keep-alive wait between requests.
-     * Jetty 12.1 marks the minimum data rate here for removal in favour of its {@code MinimumDataRateHandler}, but that
-     * handler (12.1.12) divides the bytes all requests have read by the time this one has waited, so on a busy server it
-     * would never refuse a slow body (HttpFramingTest trickles one below the minimum).
+     * The read limits, on the listener's HTTP configuration: the minimum body rate bounds each request's body, not the
+     * keep-alive wait between requests. Jetty 12.1 marks it for removal in favour of its {@code MinimumDataRateHandler}, but
+     * that handler (12.1.12) divides the bytes all requests have read by the time this one has waited, so on a busy server it
+     * would never refuse a slow body (HttpFramingTest trickles one below the minimum). No stream idle timeout: Jetty starts
+     * it when a request's headers are parsed, so a request waiting for a thread would be failed unanswered; the body's pause
+     * limit starts when {@link #take} does ({@link PauseLimits}).
      */
     @SuppressWarnings("removal")
     static void limitReads(HttpConfiguration http) {
-        http.setIdleTimeout(READ_IDLE_TIMEOUT.toMillis());
+        http.setIdleTimeout(-1);
         http.setMinRequestDataRate(MIN_BODY_RATE);
     }
 
-    /**
-     * What came of taking the body: the body (null when larger than the limit) and the call's budget, or
-     * the answer that refuses the call, with the connection's headers it needs.
-     */
-    record Intake(byte[] body, HookAnswer refusal, Map<String, String> headers, CallBudget budget) {
-        Intake(HookAnswer refusal, Map<String, String> headers) {
-            this(null, refusal, headers, CallBudget.UNLIMITED);
-        }
+    /** What came of taking a call's body. */
+    sealed interface Intake permits Read, Refused, TooLarge {
+    }
 
-        static Intake tooLarge() {
-            return new Intake(null, Map.of());
-        }
+    /** The body, read whole, and the call's budget from here on. */
+    record Read(byte[] body, CallBudget budget) implements Intake {
+    }
+
+    /** The call is answered with {@code answer} and the connection's headers it needs, its body not kept. */
+    record Refused(HookAnswer answer, Map<String, String> headers) implements Intake {
+    }
+
+    /** The body is larger than {@code MAX_BODY_SIZE}. */
+    record TooLarge() implements Intake {
     }
 
     Intake take(HttpServletRequest request) throws IOException {
+        PauseLimits.set(request, READ_IDLE_TIMEOUT);
         long declared = request.getContentLengthLong();
         if (declared > maxBodySize) {
-            return Intake.tooLarge();
+            return new TooLarge();
         }
         long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         if (declared > budget.largestBody()) {
-            return unreadable(request, declared, deadline);
+            return unreadable(request, declared);
         }
         MemoryBudget.Reservation reservation = reserve(declared);
         if (reservation == null) {
-            return overloaded(request, declared, deadline);
+            return overloaded(request, declared);
         }
         Drain.whenWritten(request, reservation::close);
         byte[] body;
@@ -93,7 +98,7 @@ final class BodyIntake {
             InputStream in = new Limited(request.getInputStream(), reservation, declared < 0, deadline);
             body = BodyReader.read(in, declared, maxBodySize);
         } catch (BudgetSpent e) {
-            return e.everFits ? overloaded(request, -1, deadline) : unreadable(request, -1, deadline);
+            return e.everFits ? overloaded(request, -1) : unreadable(request, -1);
         } catch (BodyTimeout e) {
             return timedOut();
         } catch (HttpException.RuntimeException e) {
@@ -107,20 +112,20 @@ final class BodyIntake {
             }
             throw e;
         }
-        return body == null ? Intake.tooLarge() : new Intake(body, null, Map.of(), reservation);
+        return body == null ? new TooLarge() : new Read(body, reservation);
     }
 
     /**
      * A body larger than the budget can ever read: refused with {@code 413}, its bytes read and thrown
      * away first as for a {@code 503}, so the client sees the answer.
      */
-    private Intake unreadable(HttpServletRequest request, long declared, long deadline) {
-        boolean discarded = discard(request, deadline);
+    private Intake unreadable(HttpServletRequest request, long declared) {
+        boolean discarded = discard(request);
         HookAnswer answer = HookAnswer.refused(CallBudget.Refused.never(declared,
                 (declared >= 0 ? "a body of " + declared + " bytes" : "this chunked body") + " is more than this service's memory can read at once ("
                         + (declared >= 0 ? budget.largestBody() : budget.largestChunkedBody())
                         + " bytes at most; see docs/production.md, memory model)"));
-        return new Intake(answer, discarded ? Map.of() : Map.of("Connection", "close"));
+        return new Refused(answer, discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
     private MemoryBudget.Reservation reserve(long bodyBytes) throws IOException {
@@ -137,12 +142,19 @@ final class BodyIntake {
      * (a few KiB at a time, within the read limits): a client still sending would otherwise meet a
      * reset and never see the {@code 503}.
      */
-    private Intake overloaded(HttpServletRequest request, long declared, long deadline) {
-        boolean discarded = discard(request, deadline);
-        return new Intake(HookAnswer.refused(CallBudget.Refused.later(declared)), discarded ? Map.of() : Map.of("Connection", "close"));
+    private Intake overloaded(HttpServletRequest request, long declared) {
+        boolean discarded = discard(request);
+        return new Refused(HookAnswer.refused(CallBudget.Refused.later(declared)), discarded ? Map.of() : Map.of("Connection", "close"));
     }
 
-    private boolean discard(HttpServletRequest request, long deadline) {
+    /**
+     * Reads the rest of a refused body and throws it away, up to {@code MAX_BODY_SIZE} bytes and for up to {@link
+     * #BODY_DEADLINE} from the refusal (not from the call's start: a body refused after the admission wait, on a busy
+     * server, would otherwise be cut while its client is still sending, and the client would never read the refusal);
+     * false when it had to stop, and the answer then closes the connection.
+     */
+    private boolean discard(HttpServletRequest request) {
+        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
         byte[] sink = new byte[16 * 1024];
         long total = 0;
         try {
@@ -160,7 +172,7 @@ final class BodyIntake {
     }
 
     private static Intake timedOut() {
-        return new Intake(HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
+        return new Refused(HookAnswer.problem(Problem.of("body-timeout", "Request timeout", 408,
                 "the request body did not arrive in time (at least " + MIN_BODY_RATE + " bytes a second, no pause over "
                         + READ_IDLE_TIMEOUT.toSeconds() + " s, all of it within " + BODY_DEADLINE.toSeconds() + " s)")),
                 Map.of("Connection", "close"));

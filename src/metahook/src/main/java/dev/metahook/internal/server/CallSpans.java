@@ -59,16 +59,18 @@ final class CallSpans {
 
     /**
      * Starts the span of the call {@code POST /<controller>/<hook>} (not current yet: {@link #current}); the
-     * invalid span, which does nothing, when tracing is off. Named {@code POST} and its route: the path itself
+     * invalid span, which does nothing, when tracing is off. The caller's trace context is read only from an
+     * {@code authenticated} call: one without the credentials costs no more than its headers' bytes, and gets
+     * a trace of its own. Named {@code POST} and its route: the path itself
      * when it is a registered controller's hook, {@code /{controller}/{hook}} otherwise.
      */
-    Span start(io.javalin.http.Context call) {
+    Span start(io.javalin.http.Context call, boolean authenticated) {
         if (!on) {
             return Span.getInvalid();
         }
         HttpServletRequest request = call.req();
         String route = route(call.pathParam("controller"), call.pathParam("hook"));
-        Context parent = propagator.extract(Context.root(), request, Headers.INSTANCE);
+        Context parent = authenticated ? propagator.extract(Context.root(), request, Headers.INSTANCE) : Context.root();
         return tracer.spanBuilder("POST " + route)
                 .setParent(parent)
                 .setSpanKind(SpanKind.SERVER)

@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * <li>a connection whose client sends nothing more is closed once it has been quiet for
  * {@code quiet}, with no request part-way and no byte waiting unread ({@code SHUTDOWN_IDLE_SECONDS});</li>
  * <li>the drain is over when every connection is closed, or at the shutdown timeout; it is clean
- * when no call was in flight then and no open connection held a request not answered (bytes unread,
- * or a request part-way).</li>
+ * when no call was in flight then, no open connection held a request not answered (bytes unread,
+ * or a request part-way), and no call's answer failed to be written since the drain began (each such
+ * call is logged with its method, path and client).</li>
  * </ol>
  * A call counts as in flight until its response is written, not until the handler returns.
  */
@@ -62,13 +63,14 @@ final class Drain extends Handler.Wrapper {
     private static final Logger LOG = LoggerFactory.getLogger(Drain.class);
     private static final long CHECK_MILLIS = 50;
     private static final Duration LISTENER_CLOSE = Duration.ofSeconds(1);
-    /** How long a request may wait unread on an idle connection before the drain asks for it to be read. */
-    private static final long STUCK_MILLIS = 1000;
 
     /** Calls being answered, per connection (HTTP/1.1: one at a time; the count keeps it right whatever comes). */
     private final Map<Connection, AtomicInteger> busy = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Calls whose answer could not be written once the drain began: each is logged, and any makes the drain unclean. */
+    private final AtomicInteger unansweredCalls = new AtomicInteger();
     private final Duration quiet;
+    private volatile boolean draining;
     private volatile boolean closing;
 
     Drain(Duration quiet) {
@@ -122,6 +124,18 @@ final class Drain extends Handler.Wrapper {
         }
     }
 
+    /**
+     * A hook call whose answer could not be written ({@code why}): once the drain has begun, it is logged
+     * with its path and client, and makes the drain unclean.
+     */
+    void unanswered(HttpServletRequest request, String why) {
+        if (draining) {
+            unansweredCalls.incrementAndGet();
+            LOG.warn("a request that arrived during the drain was not answered: {} {} from {}:{} ({})", request.getMethod(),
+                    request.getRequestURI(), request.getRemoteAddr(), request.getRemotePort(), why);
+        }
+    }
+
     private void started(Connection connection) {
         inFlight.incrementAndGet();
         busy.computeIfAbsent(connection, c -> new AtomicInteger()).incrementAndGet();
@@ -138,6 +152,7 @@ final class Drain extends Handler.Wrapper {
      * no call was left in flight.
      */
     boolean drain(Server server, Duration timeout) {
+        draining = true;
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Connector> connectors = List.of(server.getConnectors());
         for (Connector connector : connectors) {
@@ -174,7 +189,11 @@ final class Drain extends Handler.Wrapper {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return inFlight.get() == 0 && unanswered == 0;
+        int cut = unansweredCalls.get();
+        if (cut > 0) {
+            LOG.warn("{} requests that arrived during the drain were not answered (each logged above)", cut);
+        }
+        return inFlight.get() == 0 && unanswered == 0 && cut == 0;
     }
 
     /**
@@ -319,18 +338,8 @@ final class Drain extends Handler.Wrapper {
                 if (!idle(connection)) {
                     continue;
                 }
-                if (nothingUnread(endPoint)) {
-                    if (idleFor(endPoint) >= quiet.toMillis()) {
-                        quietOnes.add(connection);
-                    }
-                } else if (idleFor(endPoint) >= STUCK_MILLIS && connection instanceof HttpConnection http && !http.isFillInterested()) {
-                    // A request has arrived, nothing reads it, and nothing will: ask for it to be read.
-                    LOG.warn("a request waits unread on an idle connection not reading ({}): reading it", endPoint.getRemoteSocketAddress());
-                    try {
-                        http.fillInterested();
-                    } catch (RuntimeException reading) {
-                        // It began reading meanwhile.
-                    }
+                if (nothingUnread(endPoint) && idleFor(endPoint) >= quiet.toMillis()) {
+                    quietOnes.add(connection);
                 }
             }
         }

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * The OpenTelemetry SDK as autoconfigure makes it from the {@code OTEL_*} variables and {@code otel.*}
@@ -58,7 +57,7 @@ final class SdkTracing {
     static void logToSlf4j() {
         synchronized (SDK_LOG) {
             if (SDK_LOG.getUseParentHandlers()) {
-                SDK_LOG.addHandler(new SLF4JBridgeHandler());
+                SDK_LOG.addHandler(new SdkLog());
                 SDK_LOG.setUseParentHandlers(false);
                 SDK_LOG.setLevel(java.util.logging.Level.WARNING);
             }
@@ -67,7 +66,9 @@ final class SdkTracing {
 
     /**
      * What applies when the settings do not say: traces only (the service's metrics are Prometheus's on
-     * {@code /metrics}, its logs on stdout), OTLP over HTTP ({@code http/protobuf}, the protocol the
+     * {@code /metrics}, its logs on stdout), the W3C trace context the spans use and no other propagator
+     * ({@code baggage} only when {@code OTEL_PROPAGATORS} names it: nothing reads it, and each bad member of
+     * it costs a warning), OTLP over HTTP ({@code http/protobuf}, the protocol the
      * specification makes the default, where the Java SDK's own default is gRPC, which needs a sender the
      * service does not carry), as service {@code metahook} unless {@code otel.service.name} or {@code
      * service.name} in {@code otel.resource.attributes} names it.
@@ -77,6 +78,7 @@ final class SdkTracing {
         defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
         defaults.put("otel.metrics.exporter", "none");
         defaults.put("otel.logs.exporter", "none");
+        defaults.put("otel.propagators", "tracecontext");
         String resource = settings.apply("otel.resource.attributes");
         if (settings.apply("otel.service.name") == null && (resource == null || !resource.matches("(^|.*,)\\s*service\\.name\\s*=.*"))) {
             defaults.put("otel.service.name", "metahook");

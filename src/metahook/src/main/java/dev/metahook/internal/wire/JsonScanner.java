@@ -9,12 +9,13 @@ import java.nio.charset.StandardCharsets;
  * streaming parser would tokenize and intern every field name of a child nobody reads, which cost
  * as much as parsing it. Not thread-safe: one scanner per body.
  *
- * <p>As it passes over values it also counts what their trees would hold ({@link JsonCensus}; the
- * request's only count of it, checked against a reference count in the tests): {@link #mark} and {@link #censusSinceMark} give the census of what was scanned in
- * between (a field parsed as a tree, an observed object), so what a call builds is priced without
- * passing over its bytes again. {@link #valueEnd} counts the whole value; {@link #fieldSpans} counts
- * its object and field names, and its visitor the values. The census's depth is not counted here:
- * the scanner refuses a body nested too deep itself.
+ * <p>As it passes over values it feeds what their trees would hold to its {@link Counts} (the request's
+ * only count of it, checked against a reference count in the tests), and a string that holds a JSON
+ * text to its {@link HeldText} reader: {@link #mark} and {@link #censusSinceMark} give the census of
+ * what was scanned in between (a field parsed as a tree, an observed object), so what a call builds is
+ * priced without passing over its bytes again. {@link #valueEnd} counts the whole value; {@link
+ * #fieldSpans} counts its object and field names, and its visitor the values. The census's depth is not
+ * counted: the scanner refuses a body nested too deep itself.
  */
 final class JsonScanner {
     /** Deeper than this is refused (400): Kubernetes objects nest a few tens of levels; every tree walk pays for depth. */
@@ -23,13 +24,6 @@ final class JsonScanner {
     /** The bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
     private static final boolean[] PLAIN = new boolean[256];
     private static final boolean[] ESCAPES = new boolean[256];
-    /**
-     * What a plain byte of a JSON text held in a string is: one the census counts as a node (brace,
-     * bracket, colon, comma), one that may begin what a typed model loses ({@link #losesAt}), or neither.
-     */
-    private static final byte[] HELD = new byte[256];
-    private static final byte NODE = 1;
-    private static final byte LOSSY = 2;
 
     static {
         for (int c = 0x20; c < 0x80; c++) {
@@ -38,41 +32,19 @@ final class JsonScanner {
         for (char c : "\"\\/bfnrt".toCharArray()) {
             ESCAPES[c] = true;
         }
-        for (char c : "{[:,".toCharArray()) {
-            HELD[c] = NODE;
-        }
-        for (char c : "n.eE}]".toCharArray()) {
-            HELD[c] = LOSSY;
-        }
     }
 
     private final byte[] body;
     private final int limit;
     private final long[] arrays = new long[(MAX_DEPTH + 63) / 64];
-    /** The census so far. */
-    private long objects;
-    private long emptyObjects;
-    private long arrayCount;
-    private long emptyArrays;
-    private long fieldCount;
-    private long nameBytes;
-    private long items;
-    private long texts;
-    private long textBytes;
-    private long wideTextBytes;
-    private long integers;
-    private long decimals;
-    private long embeddedNodes;
-    private long embeddedBytes;
-    /** The counts at the last {@link #mark}. */
-    private final long[] mark = new long[14];
-    /** The longest string since the last {@link #mark}. */
-    private long largestString;
+    /** The counts so far, and at the last {@link #mark}. */
+    private final Counts counts = new Counts();
+    private final Counts mark = new Counts();
+    private final HeldText heldText;
     /** Whether the string {@link #stringEnd} passed over last holds a byte from 0x80 up. */
     private boolean wide;
     /** {@link #mayLoseInTypedForm} of the string passed over last. */
     private boolean lossy;
-    private final boolean readsHeldTexts;
 
     JsonScanner(byte[] body) {
         this(body, false);
@@ -82,7 +54,7 @@ final class JsonScanner {
     JsonScanner(byte[] body, boolean readsHeldTexts) {
         this.body = body;
         this.limit = body.length;
-        this.readsHeldTexts = readsHeldTexts;
+        this.heldText = new HeldText(this, readsHeldTexts);
     }
 
     /**
@@ -99,6 +71,11 @@ final class JsonScanner {
 
     byte[] body() {
         return body;
+    }
+
+    /** Whether a string may hold byte {@code c} as it is: printable ASCII but the quote and the backslash. */
+    static boolean isPlain(int c) {
+        return PLAIN[c];
     }
 
     /** The index of the first byte at or after {@code i} that is not JSON whitespace. */
@@ -141,36 +118,12 @@ final class JsonScanner {
      * here. One mark at a time: the parts a call prices (a tree field, an observed object) never nest.
      */
     void mark() {
-        largestString = 0;
-        long[] at = mark;
-        at[0] = objects;
-        at[1] = emptyObjects;
-        at[2] = arrayCount;
-        at[3] = emptyArrays;
-        at[4] = fieldCount;
-        at[5] = nameBytes;
-        at[6] = items;
-        at[7] = texts;
-        at[8] = textBytes;
-        at[9] = wideTextBytes;
-        at[10] = integers;
-        at[11] = decimals;
-        at[12] = embeddedNodes;
-        at[13] = embeddedBytes;
+        counts.copyTo(mark);
     }
 
     /** The census of what was scanned since the last {@link #mark}: the value (or values) in {@code body[from, to)}. */
     JsonCensus censusSinceMark(int from, int to) {
-        long[] mark = this.mark;
-        long objectsSince = objects - mark[0];
-        long arraysSince = arrayCount - mark[2];
-        long textsSince = texts - mark[7];
-        long integersSince = integers - mark[10];
-        long decimalsSince = decimals - mark[11];
-        return new JsonCensus(to - from, objectsSince, emptyObjects - mark[1], arraysSince, emptyArrays - mark[3], fieldCount - mark[4],
-                nameBytes - mark[5], objectsSince + arraysSince + textsSince + integersSince + decimalsSince, items - mark[6], textsSince,
-                textBytes - mark[8], wideTextBytes - mark[9], integersSince, decimalsSince, 0, -1, largestString,
-                embeddedNodes - mark[12], embeddedBytes - mark[13]);
+        return counts.census(mark, to - from);
     }
 
     boolean isNull(int i) {
@@ -179,6 +132,7 @@ final class JsonScanner {
 
     /** The index just after the value that starts at {@code start} (no whitespace before it). */
     int valueEnd(int start) {
+        Counts counts = this.counts;
         int depth = 0;
         int i = start;
         while (true) {
@@ -187,10 +141,10 @@ final class JsonScanner {
             switch (c) {
                 case '{' -> {
                     depth = open(depth, i, false);
-                    objects++;
+                    counts.object();
                     i = skipWhitespace(i + 1);
                     if (at(i) == '}') {
-                        emptyObjects++;
+                        counts.emptyObject();
                         depth--;
                         i++;
                     } else {
@@ -200,14 +154,14 @@ final class JsonScanner {
                 }
                 case '[' -> {
                     depth = open(depth, i, true);
-                    arrayCount++;
+                    counts.array();
                     i = skipWhitespace(i + 1);
                     if (at(i) == ']') {
-                        emptyArrays++;
+                        counts.emptyArray();
                         depth--;
                         i++;
                     } else {
-                        items++;
+                        counts.item();
                         closed = false;
                     }
                 }
@@ -227,7 +181,7 @@ final class JsonScanner {
                 if (next == ',') {
                     i = skipWhitespace(i + 1);
                     if (array) {
-                        items++;
+                        counts.item();
                     } else {
                         i = afterKey(i);
                     }
@@ -267,10 +221,10 @@ final class JsonScanner {
 
     /** {@link #fields} with the name as a span of the body ({@link #textEquals} compares it). */
     int fieldSpans(int start, FieldSpanVisitor visitor) {
-        objects++;
+        counts.object();
         int i = skipWhitespace(start + 1);
         if (at(i) == '}') {
-            emptyObjects++;
+            counts.emptyObject();
             return i + 1;
         }
         while (true) {
@@ -317,7 +271,7 @@ final class JsonScanner {
      * Past a byte {@code c} inside a string that is neither plain nor its closing quote: an escape, a
      * multi-byte UTF-8 sequence (the string is then {@link #wide}), or a raw control character (refused).
      */
-    private int pastNonPlain(int i, int c) {
+    int pastNonPlain(int i, int c) {
         if (c == '\\') {
             return escapeEnd(i);
         }
@@ -401,7 +355,7 @@ final class JsonScanner {
     }
 
     /** The character (a UTF-16 unit) the well-formed escape at {@code body[i]} (its backslash) stands for. */
-    private static int unescaped(byte[] body, int i) {
+    static int unescaped(byte[] body, int i) {
         return switch (body[i + 1]) {
             case 'b' -> '\b';
             case 'f' -> '\f';
@@ -449,10 +403,7 @@ final class JsonScanner {
     /** {@link #stringEnd} of a field name, counted as one. */
     private int nameEnd(int start) {
         int end = countedStringEnd(start);
-        long length = end - start - 2;
-        fieldCount++;
-        nameBytes += length;
-        largestString = Math.max(largestString, length);
+        counts.name(end - start - 2);
         return end;
     }
 
@@ -462,115 +413,19 @@ final class JsonScanner {
      */
     private int textEnd(int start) {
         int end = countedStringEnd(start);
-        long length = end - start - 2;
-        texts++;
-        textBytes += length;
-        if (wide) {
-            wideTextBytes += length;
-        }
-        largestString = Math.max(largestString, length);
+        counts.text(end - start - 2, wide);
         return end;
     }
 
-    /**
-     * {@link #stringEnd}; when the string starts with a brace, the JSON text it may hold is counted in
-     * the same pass, by its structural bytes outside escapes (a name's too), and read for what a typed
-     * model may lose ({@link #mayLoseInTypedForm}).
-     */
+    /** {@link #stringEnd}, or, when the string starts with a brace, its {@link HeldText} reader's end of it. */
     private int countedStringEnd(int start) {
         if (start + 1 >= limit || body[start + 1] != '{') {
             return stringEnd(start);
         }
-        return readsHeldTexts ? readHeldTextEnd(start) : heldTextEnd(start);
-    }
-
-    /** {@link #countedStringEnd} of a string that starts with a brace, counted only: the request's pass over every child. */
-    private int heldTextEnd(int start) {
-        int i = start + 1;
-        long nodes = 1;
         wide = false;
-        while (true) {
-            int c = at(i) & 0xFF;
-            if (PLAIN[c]) {
-                if (HELD[c] == NODE) {
-                    nodes++;
-                }
-                i++;
-            } else if (c == '"') {
-                embeddedNodes += nodes;
-                embeddedBytes += i - start - 1;
-                lossy = true;
-                return i + 1;
-            } else {
-                i = pastNonPlain(i, c);
-            }
-        }
-    }
-
-    /**
-     * {@link #heldTextEnd}, also reading what a typed model may lose ({@link #mayLoseInTypedForm}): the
-     * pass over the few objects whose parts a call asks for (a fifth slower than counting only, so not
-     * the request's pass over every child).
-     */
-    private int readHeldTextEnd(int start) {
-        int i = start + 1;
-        long nodes = 1;
-        wide = false;
-        boolean loses = false;
-        boolean quoted = false;
-        int afterEscape = -1;
-        int escapedChar = 0;
-        int afterBackslash = -1;
-        while (true) {
-            int c = at(i) & 0xFF;
-            if (PLAIN[c]) {
-                byte kind = HELD[c];
-                if (kind == NODE) {
-                    nodes++;
-                } else if (kind == LOSSY && !quoted && !loses) {
-                    loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], c);
-                }
-                i++;
-            } else if (c == '"') {
-                embeddedNodes += nodes;
-                embeddedBytes += i - start - 1;
-                lossy = loses;
-                return i + 1;
-            } else if (c == '\\') {
-                int next = escapeEnd(i);
-                int unescaped = unescaped(body, i);
-                if (quoted) {
-                    if (i != afterBackslash) {
-                        quoted = unescaped != '"';
-                        afterBackslash = unescaped == '\\' ? next : -1;
-                    }
-                } else if (unescaped == '"') {
-                    quoted = true;
-                } else if (!loses) {
-                    loses = losesAt(i == afterEscape ? escapedChar : body[i - 1], unescaped);
-                }
-                escapedChar = unescaped;
-                afterEscape = next;
-                i = next;
-            } else {
-                i = pastNonPlain(i, c);
-            }
-        }
-    }
-
-    /**
-     * Whether a character of a JSON text held in a string, outside the text's own strings, after
-     * {@code previous}, begins what a typed model may not give back: a null, an empty object or list, a
-     * number's fraction or exponent.
-     */
-    private static boolean losesAt(int previous, int c) {
-        return switch (c) {
-            case 'n' -> true;
-            case '.', 'e', 'E' -> previous >= '0' && previous <= '9';
-            case '}' -> previous == '{';
-            case ']' -> previous == '[';
-            default -> false;
-        };
+        int end = heldText.end(start, counts);
+        lossy = heldText.mayLose();
+        return end;
     }
 
     /**
@@ -592,15 +447,11 @@ final class JsonScanner {
             byte c = body[k];
             decimal = c == '.' || c == 'e' || c == 'E';
         }
-        if (decimal) {
-            decimals++;
-        } else {
-            integers++;
-        }
+        counts.number(decimal);
         return end;
     }
 
-    private int escapeEnd(int i) {
+    int escapeEnd(int i) {
         byte escaped = at(i + 1);
         if (escaped == 'u') {
             for (int k = i + 2; k < i + 6; k++) {

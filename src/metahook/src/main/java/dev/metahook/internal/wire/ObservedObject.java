@@ -124,12 +124,11 @@ public final class ObservedObject {
     /** The object's namespace, or the parent's when its key has none (a v1 key under a namespaced parent). */
     public String namespaceOr(String parentNamespace) {
         ObjectNode parsed = tree;
-        String fallback = parentNamespace == null ? "" : parentNamespace;
         if (parsed != null) {
-            return parsed.path("metadata").path("namespace").asText(fallback);
+            return parsed.path("metadata").path("namespace").asText(parentNamespace);
         }
         int slash = key.indexOf('/');
-        return slash < 0 ? fallback : key.substring(0, slash);
+        return slash < 0 ? parentNamespace : key.substring(0, slash);
     }
 
     /** The whole object, parsed and checked on first use. */
@@ -270,7 +269,7 @@ public final class ObservedObject {
     }
 
     /**
-     * What identifies an object, and its last-applied annotation (null when it has none or it is not
+     * What identifies an object (its namespace {@code ""} when it has none), and its last-applied annotation (null when it has none or it is not
      * a string), with whether that annotation may hold what a typed model does not give back (a null, an
      * empty object or list, a number with a fraction or an exponent): read by the scanner as it passed
      * over the annotation, never by a pass of its own; true when not known.
@@ -290,11 +289,12 @@ public final class ObservedObject {
             JsonNode metadata = parsed.path("metadata");
             JsonNode annotation = metadata.path("annotations").path(LastAppliedConfiguration.ANNOTATION);
             return new Summary(parsed.path("apiVersion").textValue(), parsed.path("kind").textValue(), metadata.path("name").textValue(),
-                    metadata.path("namespace").textValue(), annotation.textValue(), source == null || spans().appliedMayLose());
+                    metadata.path("namespace").asText(""), annotation.textValue(), source == null || spans().appliedMayLose());
         }
         claim();
         ObjectSpans found = spans();
-        return new Summary(group.apiVersion(), group.kind(), keyName(), text(found.namespaceStart(), found.namespaceEnd()),
+        return new Summary(group.apiVersion(), group.kind(), keyName(),
+                found.namespaceStart() < 0 ? "" : text(found.namespaceStart(), found.namespaceEnd()),
                 text(found.appliedStart(), found.appliedEnd()), found.appliedMayLose());
     }
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahook.api.Cleaner;
+import dev.metahook.api.Cleanup;
+import dev.metahook.api.CompositeController;
 import dev.metahook.api.Context;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.CustomResource;
@@ -115,5 +118,27 @@ class FirstControllerTest {
                 .decorator("bare", Bare.class, (target, context) -> Result.keepingObserved()));
         assertTrue(neither.getMessage().contains("has no @Group or @Version"), neither.getMessage());
         Controllers.builder().composite("annotated", Annotated.class, (parent, context) -> Result.keepingObserved()).build();
+    }
+
+    /** A controller of Widgets whose cleanup was written for another type: it would fail on every finalize call. */
+    static final class MixedUp implements CompositeController<Widget, Object>, Cleaner<Annotated, Object> {
+        @Override
+        public Result<Object> sync(Widget parent, Context context) {
+            return Result.keepingObserved();
+        }
+
+        @Override
+        public Cleanup<Object> cleanup(Annotated parent, Context context) {
+            return Cleanup.done();
+        }
+    }
+
+    @Test
+    void aCapabilityOfAnotherParentTypeFailsAtRegistrationNamingBoth() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+                .composite("mixed", Widget.class, new MixedUp()));
+        assertEquals("controller mixed: it is registered for " + Widget.class.getName() + ", but " + MixedUp.class.getName()
+                + " is a Cleaner of " + Annotated.class.getName() + "; a controller's capabilities take its own parent type",
+                refused.getMessage());
     }
 }

@@ -104,6 +104,14 @@ class AuthTest {
     }
 
     @Test
+    void aTokenFileThatBeginsWithAByteOrderMarkAuthenticates() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "\uFEFFs3cret-token\r\n");
+        try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {
+            given().port(server.port()).header("Authorization", "Bearer s3cret-token").body(REQUEST).post("/widget/sync").then().statusCode(200);
+        }
+    }
+
+    @Test
     void anUnreadableTokenFileRefusesEveryCall() throws Exception {
         Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
         try (TestServer server = server(new ServerConfig.Auth(token, null, null))) {

@@ -5,17 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Controllers;
+import dev.metahook.api.Result;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.testing.RawHttp;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
+import dev.metahook.testing.Widget;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +35,7 @@ class DrainTest {
     private static final byte[] REQUEST = Requests.bytes(Requests.sync(Requests.widget("drained", 1, "hi"), List.of(), false));
 
     private static HookServer start(ServerConfig config) {
-        return HookServer.start(config.withHost("127.0.0.1").withPort(0), new HookEngine(TestServer.widgets(), TestServer.CLOCK));
+        return HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK), HookServer.Options.of(config.withHost("127.0.0.1").withPort(0)));
     }
 
     private static byte[] call(boolean close) {
@@ -81,6 +88,33 @@ class DrainTest {
             untilConnected(server);
             assertFalse(server.shutdown(), "a request part-way at the timeout is one the service did not answer: exit 1, not 0");
         }
+    }
+
+    @Test
+    void aCallWhoseAnswerCannotBeWrittenDuringTheDrainMakesItUnclean() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Controllers blocking = Controllers.builder().composite("widget", Widget.class, (CompositeController<Widget, Map<String, Object>>) (widget, context) -> {
+            entered.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Result.<Map<String, Object>>of().withStatus(Map.of("message", widget.getSpec().message));
+        }).build();
+        HookServer server = HookServer.start(new HookEngine(blocking, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0).withShutdownIdle(Duration.ZERO)));
+        CompletableFuture<Boolean> drained;
+        try (Socket resetting = new Socket("127.0.0.1", server.port())) {
+            resetting.getOutputStream().write(call(false));
+            assertTrue(entered.await(30, TimeUnit.SECONDS), "the call reached its controller");
+            drained = CompletableFuture.supplyAsync(server::shutdown);
+            untilDraining(server);
+            resetting.setSoLinger(true, 0);
+        }
+        release.countDown();
+        assertFalse(drained.get(), "a request that arrived and got no answer is an unclean drain: exit 1, not 0");
     }
 
     @Test

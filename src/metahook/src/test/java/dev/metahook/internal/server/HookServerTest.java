@@ -105,8 +105,8 @@ class HookServerTest {
 
     @Test
     void keepsIdleConnectionsLongerThanMetacontrollersClient() {
-        try (HookServer own = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
-                new HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
+        try (HookServer own = HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)))) {
             assertTrue(own.idleTimeout().compareTo(Duration.ofSeconds(90)) > 0,
                     own.idleTimeout().toString());
         }

@@ -126,8 +126,8 @@ class ObservedChildrenBudgetTest {
     }
 
     private HookServer start() {
-        return HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0), new HookEngine(controllers, TestServer.CLOCK),
-                new MemoryBudget(BUDGET));
+        return HookServer.start(new HookEngine(controllers, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).budget(new MemoryBudget(BUDGET)));
     }
 
     private static void assertRefused(HttpResponse<String> response, int status, String type) {

@@ -58,8 +58,8 @@ class OverloadTest {
     void aCallThatFindsTheBudgetSpentGets503WithRetryAfterOne() throws Exception {
         Controllers controllers = Controllers.builder()
                 .composite("widget", Widget.class, (CompositeController<Widget, Map<String, Object>>) (widget, context) -> blockingSync(widget)).build();
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
-                new HookEngine(controllers, TestServer.CLOCK), new MemoryBudget(BUDGET))) {
+        try (HookServer server = HookServer.start(new HookEngine(controllers, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).budget(new MemoryBudget(BUDGET)))) {
             HttpClient client = HttpClient.newHttpClient();
             CompletableFuture<HttpResponse<String>> blocked = client.sendAsync(post(server, "blocked", LARGE_MESSAGE),
                     HttpResponse.BodyHandlers.ofString());
@@ -90,8 +90,8 @@ class OverloadTest {
     void aBodyNoBudgetCouldHoldIsRefusedWith413AndOneNestedTooDeepWith400() throws Exception {
         Controllers controllers = Controllers.builder()
                 .composite("widget", Widget.class, (CompositeController<Widget, Map<String, Object>>) (widget, context) -> blockingSync(widget)).build();
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
-                new HookEngine(controllers, TestServer.CLOCK), new MemoryBudget(BUDGET))) {
+        try (HookServer server = HookServer.start(new HookEngine(controllers, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).budget(new MemoryBudget(BUDGET)))) {
             HttpClient client = HttpClient.newHttpClient();
             Map<String, Object> manyObjects = Map.of("many", Collections.nCopies(60_000, Map.of()));
             HttpResponse<String> costly = client.send(post(server, Requests.bytes(Requests.sync(widgetWith(manyObjects), List.of(), false))),

@@ -19,8 +19,8 @@ class StartPhasesTest {
 
     @Test
     void aStartedServerNamesItsPhases() {
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
-                new HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
+        try (HookServer server = HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)))) {
             assertTrue(server.startPhases().matches("metrics \\d+ ms, HTTP listener \\d+ ms, warm-up \\d+ ms"), server.startPhases());
         }
     }

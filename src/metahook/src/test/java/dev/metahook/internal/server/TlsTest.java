@@ -148,7 +148,7 @@ class TlsTest {
         log.start();
         Logger logger = (Logger) LoggerFactory.getLogger(TlsConnector.class);
         logger.addAppender(log);
-        try (HookServer server = HookServer.start(config, new HookEngine(TestServer.widgets(), TestServer.CLOCK))) {
+        try (HookServer server = HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK), HookServer.Options.of(config))) {
             BigInteger first = servedSerial(server.port(), certificates);
             assertFalse(server.reloadTls(), "unchanged files: nothing to do");
 

@@ -31,6 +31,12 @@ import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.restassured.response.Response;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.LoggerFactory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +112,48 @@ class TracingTest {
             assertEquals(CALLER_SPAN_ID, span.getParentSpanId());
             assertTrue(span.getParentSpanContext().isRemote());
             assertEquals("opaque", span.getSpanContext().getTraceState().get("vendor"));
+        }
+    }
+
+    @Test
+    void aCallWithoutTheCredentialsHasItsTraceContextLeftUnread() throws Exception {
+        Path token = Files.createTempFile("token", "");
+        Files.writeString(token, "s3cret\n");
+        try (HookServer server = HookServer.start(new HookEngine(Controllers.builder().composite("widget", Widget.class, new WidgetController()).build(),
+                TestServer.CLOCK), HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)
+                .withAuth(new ServerConfig.Auth(token, null, null))).tracing(Tracing.to(sdk)))) {
+            given().port(server.port()).header("traceparent", TRACEPARENT).header("tracestate", "vendor=opaque")
+                    .body(observedSync()).post("/widget/sync").then().statusCode(401);
+
+            SpanData span = only(spans(1));
+            assertFalse(span.getParentSpanContext().isValid(), "the caller's traceparent is not read before its credentials are");
+            assertNull(span.getSpanContext().getTraceState().get("vendor"));
+            assertEquals(401L, span.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
+        } finally {
+            Files.delete(token);
+        }
+    }
+
+    @Test
+    void whatTheSdkLogsIsOneLineWithoutAStackTraceOnceAMinutePerCause() {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger logback = (Logger) LoggerFactory.getLogger("io.opentelemetry.api.baggage.propagation.Parser");
+        logback.addAppender(log);
+        try {
+            SdkTracing.logToSlf4j();
+            java.util.logging.Logger sdk = java.util.logging.Logger.getLogger("io.opentelemetry.api.baggage.propagation.Parser");
+            String member = "a=%zz".repeat(200);
+            for (int i = 0; i < 40; i++) {
+                sdk.log(java.util.logging.Level.WARNING, "Unparseable baggage member: " + member, new IllegalArgumentException("bad percent-encoding"));
+            }
+            assertEquals(1, log.list.size(), "one line for forty of the same cause");
+            ILoggingEvent line = log.list.get(0);
+            assertNull(line.getThrowableProxy(), "no stack trace");
+            assertTrue(line.getFormattedMessage().endsWith("..."), line.getFormattedMessage());
+            assertEquals(SdkLog.MAX_LENGTH + 3, line.getFormattedMessage().length());
+        } finally {
+            logback.detachAppender(log);
         }
     }
 
@@ -223,6 +271,7 @@ class TracingTest {
         assertEquals("none", SdkTracing.defaults(settings(Map.of())).get("otel.metrics.exporter"));
         assertEquals("none", SdkTracing.defaults(settings(Map.of())).get("otel.logs.exporter"));
         assertEquals("http/protobuf", SdkTracing.defaults(settings(Map.of())).get("otel.exporter.otlp.protocol"));
+        assertEquals("tracecontext", SdkTracing.defaults(settings(Map.of())).get("otel.propagators"), "no baggage unless asked for");
         assertNull(SdkTracing.defaults(settings(Map.of("OTEL_SERVICE_NAME", "greeting"))).get("otel.service.name"));
         assertNull(SdkTracing.defaults(settings(Map.of("OTEL_RESOURCE_ATTRIBUTES", "team=a, service.name=greeting"))).get("otel.service.name"));
         assertEquals("metahook", SdkTracing.defaults(settings(Map.of("OTEL_RESOURCE_ATTRIBUTES", "my.service.name=x"))).get("otel.service.name"));
@@ -246,8 +295,8 @@ class TracingTest {
     }
 
     private static HookServer start(Controllers controllers, Tracing tracing) {
-        return HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0), new HookEngine(controllers, TestServer.CLOCK),
-                WarmUp.none(), tracing);
+        return HookServer.start(new HookEngine(controllers, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).tracing(tracing));
     }
 
     private static Response post(HookServer server, String path, byte[] body) {

@@ -45,8 +45,8 @@ class WarmUpTest {
         CountDownLatch release = new CountDownLatch(1);
         widgets.gate = release;
         int port = freePort();
-        CompletableFuture<HookServer> starting = CompletableFuture.supplyAsync(() -> HookServer.start(
-                ServerConfig.defaults().withHost("127.0.0.1").withPort(port), engine(widgets), WarmUp.of(List.of(CALL)).within(PATIENCE)));
+        CompletableFuture<HookServer> starting = CompletableFuture.supplyAsync(() -> HookServer.start(engine(widgets),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(port)).warmUp(WarmUp.of(List.of(CALL)).within(PATIENCE))));
         try {
             poll(() -> widgets.calls.get() > 0, "the warm-up's first call");
             poll(() -> listening(port), "the listener");
@@ -68,8 +68,8 @@ class WarmUpTest {
         calls.start();
         callLog.addAppender(calls);
         CountingWidgets widgets = new CountingWidgets();
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0), engine(widgets),
-                WarmUp.of(List.of(CALL)).within(PATIENCE))) {
+        try (HookServer server = HookServer.start(engine(widgets), HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0))
+                .warmUp(WarmUp.of(List.of(CALL)).within(PATIENCE)))) {
             assertEquals(5, widgets.calls.get());
             assertEquals(List.of(), calls.list, "no call log line for a warm-up call");
             String before = metrics(server.port());
@@ -91,8 +91,8 @@ class WarmUpTest {
         CountingWidgets widgets = new CountingWidgets();
         widgets.gate = new CountDownLatch(1);
         ListAppender<ILoggingEvent> warnings = warnings();
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0), engine(widgets),
-                WarmUp.of(List.of(CALL)).within(Duration.ofMillis(200)))) {
+        try (HookServer server = HookServer.start(engine(widgets), HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0))
+                .warmUp(WarmUp.of(List.of(CALL)).within(Duration.ofMillis(200))))) {
             assertEquals(200, readiness(server.port()));
             assertEquals(List.of("warm-up not done within 200 ms: ready anyway, the first calls will be slower"), messages(warnings));
         } finally {
@@ -105,8 +105,8 @@ class WarmUpTest {
     void aFailingWarmUpCallIsAWarningAndTheServerIsReady() {
         ListAppender<ILoggingEvent> warnings = warnings();
         WarmUp.Call notARequest = new WarmUp.Call("widget", "sync", "[]".getBytes());
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0),
-                new HookEngine(TestServer.widgets(), TestServer.CLOCK), WarmUp.of(List.of(notARequest)).within(PATIENCE))) {
+        try (HookServer server = HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).warmUp(WarmUp.of(List.of(notARequest)).within(PATIENCE)))) {
             assertEquals(200, readiness(server.port()));
             List<String> messages = messages(warnings);
             assertEquals(1, messages.size(), messages.toString());
@@ -119,8 +119,8 @@ class WarmUpTest {
     @Test
     void withoutWarmUpTheServerIsReadyAtOnce() {
         CountingWidgets widgets = new CountingWidgets();
-        try (HookServer server = HookServer.start(ServerConfig.defaults().withHost("127.0.0.1").withPort(0), engine(widgets),
-                WarmUp.none())) {
+        try (HookServer server = HookServer.start(engine(widgets),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).warmUp(WarmUp.none()))) {
             assertEquals(200, readiness(server.port()));
             assertEquals(0, widgets.calls.get());
         }

@@ -1,12 +1,12 @@
 package dev.metahook.examples.configmappropagation;
 
+import dev.metahook.testkit.CheckReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.Controllers;
-import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.sim.Checker;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HttpHook;
@@ -29,7 +29,7 @@ class ConfigMapPropagationCheckTest {
         return (ObjectNode) Json.parse(json.replace('\'', '"').getBytes());
     }
 
-    private static Checker.Report check(List<ObjectNode> related) {
+    private static CheckReport check(List<ObjectNode> related) {
         ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest(DIR + "controller.yaml"));
         try (TestServer server = TestServer.start(Controllers.builder()
                 .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController()).build())) {
@@ -40,7 +40,7 @@ class ConfigMapPropagationCheckTest {
 
     @Test
     void isCleanWithItsSourceAndNamespaces() {
-        Checker.Report report = check(List.of(
+        CheckReport report = check(List.of(
                 object("{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'settings','namespace':'original'},'data':{'some':'value'}}"),
                 object("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'one','labels':{'settings':'wanted'}}}"),
                 object("{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'two','labels':{'settings':'wanted'}}}"),
@@ -50,7 +50,7 @@ class ConfigMapPropagationCheckTest {
 
     @Test
     void withoutThemTheRunIsNotClean() {
-        List<String> kinds = check(List.of()).breaches().stream().map(Breach::kind).distinct().toList();
+        List<String> kinds = check(List.of()).breaches().stream().map(CheckReport.Breach::kind).distinct().toList();
         assertEquals(List.of("no-related"), kinds);
     }
 }

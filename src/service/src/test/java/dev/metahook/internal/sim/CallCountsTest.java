@@ -1,5 +1,6 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.testkit.CheckReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,11 +46,11 @@ class CallCountsTest {
     void aWebAppsLifeCountsAsTheDocsSay() {
         ObjectNode updated = StoredObjects.manifest("examples/webapp.yaml");
         updated.withObjectProperty("spec").put("image", "ghcr.io/example/hello:1.5.0").put("replicas", 3);
-        Checker.Report report = new Checker(SPEC, new InProcessHook(ENGINE, "webapp"), TestServer.CLOCK, 20)
+        CheckReport report = new Checker(SPEC, new InProcessHook(ENGINE, "webapp"), TestServer.CLOCK, 20)
                 .check(StoredObjects.manifest("examples/webapp.yaml"), updated);
         assertTrue(report.clean(), report.breaches().toString());
         Map<String, String> phases = new LinkedHashMap<>();
-        for (CheckResult.Phase phase : report.phases()) {
+        for (CheckReport.Phase phase : report.phases()) {
             phases.put(phase.name(), phase.calls() + "/" + phase.writes());
         }
         assertEquals("3/2", phases.get("create"), "create: the Deployment and the Service; " + phases);
@@ -58,6 +59,6 @@ class CallCountsTest {
         assertEquals("1/1", phases.get("409"), "the retry after the conflict: the one Deployment update of the change, " + phases);
         assertEquals("13/0", phases.get("change"), phases.toString());
         assertEquals(14, report.phases().stream().filter(phase -> phase.name().equals("change") || phase.name().equals("409"))
-                .mapToInt(CheckResult.Phase::calls).sum(), "the real cluster made 15");
+                .mapToInt(CheckReport.Phase::calls).sum(), "the real cluster made 15");
     }
 }

@@ -1,5 +1,6 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.testkit.CheckReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -168,17 +169,17 @@ class RollingUpdateTest {
 
     @Test
     void checkIsCleanForTheRolloutAndReportsOneWhoseNewPodsNeverBecomeReady() {
-        Checker.Report clean = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, CAPTURED_ON)
+        CheckReport clean = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, CAPTURED_ON)
                 .check(catSet("1.29-alpine"), catSet("1.30-alpine"));
         assertEquals(List.of(), clean.breaches());
 
         ObjectNode gated = catSet("1.30-alpine");
         ((ObjectNode) gated.at("/spec/template/spec")).putArray("readinessGates").addObject().put("conditionType", "example.com/load-balancer");
-        Checker.Report stuck = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, CAPTURED_ON)
+        CheckReport stuck = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, CAPTURED_ON)
                 .check(catSet("1.29-alpine"), gated);
         assertEquals(List.of(new Breach("rollout-stuck", "after spec change, the rollout never reached the latest revision: the parent's"
                 + " Updated condition is RolloutWaiting: child Pod nginx-backend-2 failed status check: \"Ready\" condition status is"
-                + " \"False\" (want \"True\")")), stuck.breaches());
+                + " \"False\" (want \"True\")")), stuck.breaches().stream().map(found -> new Breach(found.kind(), found.message())).toList());
     }
 
     /**
@@ -189,12 +190,12 @@ class RollingUpdateTest {
     void fromV4103TheRolloutOfNamespacedPodsStallsAfterTheFirstAndCheckSaysItIsMetacontrollers() {
         for (String release : new String[] {"4.10.3", "4.17.2"}) {
             Versions versions = new Versions(KubernetesVersion.NEWEST, MetacontrollerVersion.parse(release));
-            List<Breach> stalled = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, versions)
+            List<CheckReport.Breach> stalled = new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, versions)
                     .check(catSet("1.29-alpine"), catSet("1.30-alpine")).breaches();
-            assertEquals(List.of("metacontroller-stalls-rollout"), stalled.stream().map(Breach::kind).toList(), release);
-            assertTrue(stalled.get(0).detail().contains("Metacontroller v" + release + " (every release from v4.10.3 on) moved Pod"
-                    + " nginx-backend-2 to the latest revision") && stalled.get(0).detail().contains("Updated=False RolloutWaiting:"
-                    + " missing child Pod nginx-backend-2") && stalled.get(0).detail().contains("OnDelete or Recreate"), stalled.toString());
+            assertEquals(List.of("metacontroller-stalls-rollout"), stalled.stream().map(CheckReport.Breach::kind).toList(), release);
+            assertTrue(stalled.get(0).message().contains("Metacontroller v" + release + " (every release from v4.10.3 on) moved Pod"
+                    + " nginx-backend-2 to the latest revision") && stalled.get(0).message().contains("Updated=False RolloutWaiting:"
+                    + " missing child Pod nginx-backend-2") && stalled.get(0).message().contains("OnDelete or Recreate"), stalled.toString());
         }
         Versions before = new Versions(KubernetesVersion.NEWEST, MetacontrollerVersion.parse("v4.10.2"));
         assertEquals(List.of(), new Checker(SPEC, new InProcessHook(ENGINE, "catset"), TestServer.CLOCK, 20, before)

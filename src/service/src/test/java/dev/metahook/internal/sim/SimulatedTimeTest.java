@@ -1,5 +1,6 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.testkit.CheckReport;
 import static dev.metahook.testing.StoredObjects.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -150,8 +151,8 @@ class SimulatedTimeTest {
             return reply(200, Map.of(), "{'children':[{'apiVersion':'v1','kind':'ConfigMap','metadata':{'name':'w-data'},"
                     + "'data':{'value':'" + value + "'}}]}");
         };
-        Checker.Report report = new Checker(ControllerSpec.read(manifest), fighting, TestServer.CLOCK, 8).check(widget("one"), widget("two"));
-        List<String> kinds = report.breaches().stream().map(dev.metahook.internal.contract.Breach::kind).distinct().toList();
+        CheckReport report = new Checker(ControllerSpec.read(manifest), fighting, TestServer.CLOCK, 8).check(widget("one"), widget("two"));
+        List<String> kinds = report.breaches().stream().map(CheckReport.Breach::kind).distinct().toList();
         assertTrue(kinds.contains("conflict"), report.breaches().toString());
         assertTrue(kinds.contains("hot-loop"), report.breaches().toString());
     }
@@ -161,7 +162,7 @@ class SimulatedTimeTest {
         HookEngine engine = new HookEngine(Controllers.builder()
                 .composite("database", Database.class, new DatabaseController("simulated time test key".getBytes())).build(), TestServer.CLOCK);
         ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest("metacontroller/database-controller.yaml"));
-        Checker.Report report = new Checker(spec, new InProcessHook(engine, "database"), TestServer.CLOCK, 20)
+        CheckReport report = new Checker(spec, new InProcessHook(engine, "database"), TestServer.CLOCK, 20)
                 .check(StoredObjects.manifest("examples/database.yaml"), null);
         assertEquals(List.of(), report.breaches());
         assertEquals(0, report.rates().atRest());

@@ -10,10 +10,10 @@ import java.util.function.Consumer;
  * at rest (five simulated minutes after the parent converged, nothing changing but resyncs) and while
  * stalled (the same cluster forked with broken workloads, pods never ready and Jobs failing: the spec
  * change, if any, then the deletion, five simulated minutes each; the busier counts). A hook that
- * asks for a resync every second, or one whose teardown waits on a Job, shows here. {@code calls} and
- * {@code writes} are the sync and finalize calls and the child writes of the stalled runs.
+ * asks for a resync every second, or one whose teardown waits on a Job, shows here. {@code counts} are the
+ * sync and finalize calls and the child writes of the stalled runs.
  */
-public record CallRates(int atRest, int stalled, String stalledDoing, int calls, int writes) {
+public record CallRates(int atRest, int stalled, String stalledDoing, Counts counts) {
     static final Duration WATCH = Duration.ofMinutes(5);
     static final int MAX_PASSES = 500;
 
@@ -26,26 +26,23 @@ public record CallRates(int atRest, int stalled, String stalledDoing, int calls,
         Simulation.Run resting = simulation.idle(ref, WATCH, MAX_PASSES);
         resting.passes().forEach(atRest);
         int rate = 0;
-        int calls = 0;
-        int writes = 0;
+        Counts counts = Counts.NONE;
         String doing = "nothing to wait for";
         if (updatedParent != null) {
             stalled.edit(ref, updatedParent);
             Simulation.Run changed = stalled.idle(ref, WATCH, MAX_PASSES);
-            calls += changed.calls();
-            writes += changed.writes();
+            counts = counts.plus(changed.counts());
             rate = changed.busiestMinute();
             doing = "after the spec change";
         }
         stalled.delete(ref);
         Simulation.Run teardown = stalled.idle(ref, WATCH, MAX_PASSES);
-        calls += teardown.calls();
-        writes += teardown.writes();
+        counts = counts.plus(teardown.counts());
         if (teardown.busiestMinute() >= rate) {
             rate = teardown.busiestMinute();
             doing = "deleting";
         }
-        return new CallRates(resting.busiestMinute(), rate, doing + ", pods never ready and Jobs failing", calls, writes);
+        return new CallRates(resting.busiestMinute(), rate, doing + ", pods never ready and Jobs failing", counts);
     }
 
     @Override

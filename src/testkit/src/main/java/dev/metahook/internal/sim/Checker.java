@@ -8,7 +8,9 @@ import dev.metahook.api.ChildId;
 import dev.metahook.internal.contract.Breach;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
+import dev.metahook.testkit.CheckReport;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,9 +35,9 @@ public final class Checker {
     private final int maxPasses;
     private final Versions versions;
     /** Each breach once, by rule and message, where it was first found. */
-    private final Map<Breach, CheckResult.Breach> breaches = new LinkedHashMap<>();
+    private final Map<Breach, CheckReport.Breach> breaches = new LinkedHashMap<>();
     /** Hook calls and child writes by phase, in the order the phases first ran. */
-    private final Map<String, int[]> phases = new LinkedHashMap<>();
+    private final Map<Phase, Counts> phases = new LinkedHashMap<>();
     private final Omissions omissions;
     private int calls;
     private CallRates rates;
@@ -57,77 +59,35 @@ public final class Checker {
         this.omissions = new Omissions(spec.decorator() ? "attachments" : "children");
     }
 
-    /**
-     * What a check found: the breaches typed, the hook calls and child writes of each phase, and how often the
-     * hook is called ({@link CallRates}; null when not measured).
-     */
-    public record Report(List<CheckResult.Breach> found, List<CheckResult.Phase> phases, CallRates rates, String versions) {
-        /** The breaches by rule and message alone. */
-        public List<Breach> breaches() {
-            return found.stream().map(breach -> new Breach(breach.kind(), breach.message())).toList();
-        }
-
-        /** The hook calls of every phase. */
-        public int calls() {
-            return phases.stream().mapToInt(CheckResult.Phase::calls).sum();
-        }
-
-        public boolean clean() {
-            return found.isEmpty();
-        }
-
-        /** The same, as {@code check} reports it. */
-        public CheckResult result() {
-            return new CheckResult(found, calls(), phases,
-                    rates == null ? null : new CheckResult.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()), versions);
-        }
-    }
-
     /** A breach of the whole run, or of a step that is not one call. */
-    private void add(Breach breach, String hook, String phase) {
+    private void add(Breach breach, String hook, Phase phase) {
         add(breach, hook, owner, phase, 0);
     }
 
-    private void add(Breach breach, String hook, String object, String phase, int call) {
-        breaches.putIfAbsent(breach, new CheckResult.Breach(breach.kind(), hook, object, phase, call, breach.detail(), "Kubernetes " + versions.kubernetes()));
+    private void add(Breach breach, String hook, String object, Phase phase, int call) {
+        breaches.putIfAbsent(breach, new CheckReport.Breach(breach.kind(), hook, object, phase.toString(), call, breach.detail(),
+                "Kubernetes " + versions.kubernetes()));
     }
 
-    private void count(String phase, int calls, int writes) {
-        int[] counts = phases.computeIfAbsent(phase, name -> new int[2]);
-        counts[0] += calls;
-        counts[1] += writes;
-    }
-
-    /** The phase a step of the life counts in: {@code create}, {@code converge}, {@code related}, {@code change}, {@code delete}... */
-    static String phase(String step) {
-        if (step.startsWith("deleting related") || step.startsWith("restoring related")) {
-            return "related";
-        }
-        if (step.startsWith("target unselected")) {
-            return "unselected";
-        }
-        return switch (step) {
-            case "target selected again" -> "selected again";
-            case "spec change" -> "change";
-            default -> step;
-        };
+    private void count(Phase phase, Counts counts) {
+        phases.merge(phase, counts, Counts::plus);
     }
 
     /** Runs the lifecycle; {@code updatedParent} is the spec change, or null to skip that step. */
-    public Report check(JsonNode parent, JsonNode updatedParent) {
+    public CheckReport check(JsonNode parent, JsonNode updatedParent) {
         return check(parent, updatedParent, List.of());
     }
 
     /** Runs the lifecycle with {@code related} objects in the cluster from the start, for customize to select. */
-    public Report check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
+    public CheckReport check(JsonNode parent, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock, versions);
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(parent);
         owner = Ids.text(ref);
-        Simulation.Run created = converge(simulation, ref, false, "create");
+        Simulation.Run created = converge(simulation, ref, false, Phase.CREATE, "create");
         if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
             add(new Breach("no-progress", notSelected(simulation, parent)
-                    .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")), "sync", "create");
+                    .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")), "sync", Phase.CREATE);
             return report(simulation);
         }
         return rest(simulation, ref, updatedParent);
@@ -139,7 +99,7 @@ public final class Checker {
      * same request again, the spec change, delete and finalize; for a parent being deleted, the
      * rest of its teardown.
      */
-    public Report resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
+    public CheckReport resume(JsonNode request, JsonNode updatedParent, List<? extends JsonNode> related) {
         Simulation simulation = new Simulation(spec, hooks, clock, versions);
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(request.path("parent"));
@@ -152,28 +112,28 @@ public final class Checker {
         return report(simulation);
     }
 
-    private Report rest(Simulation simulation, ChildId ref, JsonNode updatedParent) {
-        Simulation.Run converged = converge(simulation, ref, true, "converge");
+    private CheckReport rest(Simulation simulation, ChildId ref, JsonNode updatedParent) {
+        Simulation.Run converged = converge(simulation, ref, true, Phase.CONVERGE, "converge");
         if (converged.converged() && simulation.store() instanceof ObjectStore) {
             int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
-            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(simulation, pass, "at rest"));
-            count("at rest", RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
-            count("stalled", rates.calls(), rates.writes());
+            rates = CallRates.measure(simulation, ref, updatedParent, pass -> inspect(simulation, pass, Phase.AT_REST, "at rest"));
+            count(Phase.AT_REST, new Counts(RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0));
+            count(Phase.STALLED, rates.counts());
         }
         repeat(simulation, ref);
         RelatedChecks.change(simulation, step -> {
             omissions.clear();
-            return converge(simulation, ref, true, step);
-        }).ifPresent(breach -> add(breach, "sync", "related"));
+            return converge(simulation, ref, true, Phase.RELATED, step);
+        }).ifPresent(breach -> add(breach, "sync", Phase.RELATED));
         if (updatedParent != null) {
             simulation.edit(ref, updatedParent);
             simulation.writer().arm();
             int conflictsBefore = conflicts(simulation);
-            Simulation.Run changed = converge(simulation, ref, true, "spec change");
+            Simulation.Run changed = converge(simulation, ref, true, Phase.CHANGE, "spec change");
             if (conflicts(simulation) > conflictsBefore && !changed.converged()) {
                 add(new Breach("conflict", "after the spec change met a 409 Conflict (another writer changed "
                         + simulation.writer().written().stream().map(Ids::text).toList() + " while the hook answered), the hook did not converge"
-                        + changeOf(changed)), "sync", "409");
+                        + changeOf(changed)), "sync", Phase.CONFLICT);
             }
         }
         if (simulation.simulator() instanceof DecoratorSimulator decorator) {
@@ -199,21 +159,21 @@ public final class Checker {
         }
         String step = "target unselected (" + change.get().description() + ")";
         simulation.store().update(change.get().object());
-        Simulation.Run run = converge(simulation, ref, true, step);
+        Simulation.Run run = converge(simulation, ref, true, Phase.UNSELECTED, step);
         ObjectNode after = simulation.store().get(ref).orElseThrow();
         if (spec.hasFinalize()) {
             if (decorator.watches(after)) {
                 add(new Breach("never-finalized", "the " + step + " still has the decorator's finalizer after "
-                        + run.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", "unselected");
+                        + run.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", Phase.UNSELECTED);
             } else if (!decorator.attachments(after).isEmpty()) {
                 add(new Breach("kept-attachments", "finalize for the " + step + " said finalized and kept "
                         + decorator.attachments(after).stream().map(Ids::of).map(Ids::text).toList() + ": Metacontroller leaves them there,"
-                        + " never updated or deleted again until the target itself is deleted"), "finalize", "unselected");
+                        + " never updated or deleted again until the target itself is deleted"), "finalize", Phase.UNSELECTED);
             }
         }
         simulation.store().update(change.get().undone(after, target));
         omissions.clear();
-        converge(simulation, ref, true, "target selected again");
+        converge(simulation, ref, true, Phase.SELECTED_AGAIN, "target selected again");
     }
 
     /** For a decorator's target its selectors do not select: that Metacontroller never calls the hook for it. */
@@ -235,35 +195,38 @@ public final class Checker {
     }
 
     private void finalize(Simulation simulation, ChildId ref) {
-        Simulation.Run deletion = converge(simulation, ref, true, "delete");
+        Simulation.Run deletion = converge(simulation, ref, true, Phase.DELETE, "delete");
         if (simulation.store().get(ref).isPresent()) {
             add(new Breach("never-finalized", "the " + (spec.decorator() ? "target" : "parent") + " is still there after "
-                    + deletion.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", "delete");
+                    + deletion.passes().size() + " finalize calls" + lastStatus(simulation, ref)), "finalize", Phase.DELETE);
         }
     }
 
     /** The breaches, with those of the customize steps (a related rule never exercised), and the calls counted. */
-    private Report report(Simulation simulation) {
+    private CheckReport report(Simulation simulation) {
         if (simulation.simulator() instanceof CompositeSimulator composite) {
             for (String path : composite.prunedStatus()) {
                 add(new Breach("pruned-status", "the API server drops " + path + " from the parent's status: the parent's"
                         + " CRD does not declare it, so nobody reading the parent sees it (declare it in the status schema, or mark it"
-                        + " x-kubernetes-preserve-unknown-fields)"), "sync", "life");
+                        + " x-kubernetes-preserve-unknown-fields)"), "sync", Phase.LIFE);
             }
         }
         if (spec.hooks().containsKey("customize")) {
             RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout())
-                    .forEach(breach -> add(breach, "customize", "life"));
+                    .forEach(breach -> add(breach, "customize", Phase.LIFE));
         }
-        List<CheckResult.Phase> counted = new ArrayList<>();
-        phases.forEach((name, counts) -> counted.add(new CheckResult.Phase(name, counts[0], counts[1])));
+        List<CheckReport.Phase> counted = new ArrayList<>();
         // the stalled cluster is a fork measured right after converging: listed last, after the life itself
-        counted.sort(java.util.Comparator.comparing(phase -> phase.name().equals("stalled")));
-        return new Report(List.copyOf(breaches.values()), counted, rates, versions());
-    }
-
-    private String versions() {
-        return versions.toString();
+        phases.forEach((phase, counts) -> {
+            if (phase != Phase.STALLED) {
+                counted.add(new CheckReport.Phase(phase.toString(), counts.calls(), counts.writes()));
+            }
+        });
+        Optional.ofNullable(phases.get(Phase.STALLED))
+                .ifPresent(counts -> counted.add(new CheckReport.Phase(Phase.STALLED.toString(), counts.calls(), counts.writes())));
+        int total = counted.stream().mapToInt(CheckReport.Phase::calls).sum();
+        return new CheckReport(List.copyOf(breaches.values()), total, counted,
+                rates == null ? null : new CheckReport.Rates(rates.atRest(), rates.stalled(), rates.stalledDoing()), versions.toString());
     }
 
     private static int conflicts(Simulation simulation) {
@@ -275,14 +238,14 @@ public final class Checker {
      * After a rollout, the parent's Updated condition must say it reached the latest revision. When it waits for a
      * "missing" child that is there, the Metacontroller checked is the one that stalls: its own finding.
      */
-    private void rollout(Simulation simulation, ChildId ref, String step) {
+    private void rollout(Simulation simulation, ChildId ref, Phase phase, String step) {
         simulation.store().get(ref).ifPresent(parent -> {
             for (JsonNode condition : parent.path("status").path("conditions")) {
                 if ("Updated".equals(condition.path("type").asText()) && !"True".equals(condition.path("status").asText())) {
                     String said = condition.path("reason").asText() + ": " + condition.path("message").asText();
                     add(stalledByMetacontroller(simulation, parent, said).map(child -> stall(step, child, said))
                             .orElseGet(() -> new Breach("rollout-stuck", "after " + step + ", the rollout never reached the latest revision: the"
-                                    + " parent's Updated condition is " + said)), "sync", phase(step));
+                                    + " parent's Updated condition is " + said)), "sync", phase);
                 }
             }
         });
@@ -310,21 +273,21 @@ public final class Checker {
                 + " or a cluster-scoped child type, or Metacontroller v4.10.2 or older");
     }
 
-    private Simulation.Run converge(Simulation simulation, ChildId ref, boolean settle, String step) {
+    private Simulation.Run converge(Simulation simulation, ChildId ref, boolean settle, Phase phase, String step) {
         int before = simulation.history().size();
         int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
         conflicted = false;
         // converging right after the create has no event of its own: the workloads' first step starts it
-        Simulation.Run run = simulation.converge(ref, maxPasses, settle, !step.equals("converge"));
-        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, pass, step));
-        count(phase(step), RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
+        Simulation.Run run = simulation.converge(ref, maxPasses, settle, phase != Phase.CONVERGE);
+        simulation.history().subList(before, simulation.history().size()).forEach(pass -> inspect(simulation, pass, phase, step));
+        count(phase, new Counts(RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0));
         boolean stillWriting = !run.passes().isEmpty() && run.last().outcome() == CompositeSimulator.Outcome.APPLIED;
-        if (!run.converged() && stillWriting && !step.equals("delete")) {
+        if (!run.converged() && stillWriting && phase != Phase.DELETE) {
             add(new Breach("hot-loop", "after " + step + ", " + maxPasses + " syncs in a row still changed something"
-                    + changeOf(run)), "sync", conflicted ? "409" : phase(step));
+                    + changeOf(run)), "sync", conflicted ? Phase.CONFLICT : phase);
         }
-        if (run.converged() && settle && !step.equals("delete") && RollingUpdate.anyRolling(spec)) {
-            rollout(simulation, ref, step);
+        if (run.converged() && settle && phase != Phase.DELETE && RollingUpdate.anyRolling(spec)) {
+            rollout(simulation, ref, phase, step);
         }
         return run;
     }
@@ -333,11 +296,11 @@ public final class Checker {
      * One pass of a step: its calls counted in the step's phase (in {@code 409} after a sync of the spec change met a
      * conflict: the retries up to the one that applied), its child writes, and its breaches, each where it was found.
      */
-    private void inspect(Simulation simulation, CompositeSimulator.Pass pass, String step) {
+    private void inspect(Simulation simulation, CompositeSimulator.Pass pass, Phase stepPhase, String step) {
         if (pass.call() == null) {
             return;
         }
-        String phase = conflicted && step.equals("spec change") ? "409" : phase(step);
+        Phase phase = conflicted && stepPhase == Phase.CHANGE ? Phase.CONFLICT : stepPhase;
         if (pass.error() != null && pass.error().contains("the object has been modified")) {
             conflicted = true;
         } else if (pass.outcome() == CompositeSimulator.Outcome.APPLIED) {
@@ -345,17 +308,22 @@ public final class Checker {
         }
         int first = calls + 1;
         calls += Math.max(1, pass.calls().size());
-        count(phase, Math.max(1, pass.calls().size()), simulation.writes(pass));
+        count(phase, new Counts(Math.max(1, pass.calls().size()), simulation.writes(pass)));
         pass.needlessUpdates().forEach(update -> add(needless(pass, step, update), pass.call().hook(), Ids.text(update.child()), phase, first));
         JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
         String ownerRef = Ids.text(Ids.of(owner));
         int number = first;
+        boolean[] selectorFound = {false};
         for (CompositeSimulator.HookCall call : pass.calls().isEmpty() ? List.of(pass.call()) : pass.calls()) {
             int n = number++;
-            CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout()).forEach(breach -> add(breach, call.hook(), ownerRef, phase, n));
+            CallInspection.inspect(call, spec.hooks().get(call.hook()).timeout(), (child, breach) -> {
+                selectorFound[0] |= breach.kind().equals("selector");
+                add(breach, call.hook(), child == null ? ownerRef : Ids.text(child), phase, n);
+            });
         }
+        // the sync Metacontroller aborts for a child's labels is the same cause as the child's selector breach
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200
-                && pass.error().startsWith("labels")) {
+                && pass.error().startsWith("labels") && !selectorFound[0]) {
             add(new Breach("selector", pass.error()), pass.call().hook(), ownerRef, phase, first);
         }
         omissions.inspect(pass.call(), owner, (child, breach) -> add(breach, pass.call().hook(), Ids.text(child), phase, first));
@@ -388,21 +356,29 @@ public final class Checker {
         int customized = RelatedChecks.answeredCalls(simulation.simulator().customize());
         CompositeSimulator.HookCall first = simulation.simulator().call(parent);
         CompositeSimulator.HookCall again = simulation.simulator().call(parent);
-        calls += 2;
+        Duration timeout = spec.hooks().get(first.hook()).timeout();
+        for (CompositeSimulator.HookCall call : List.of(first, again)) {
+            int n = ++calls;
+            CallInspection.inspect(call, timeout, (child, breach) -> add(breach, call.hook(), child == null ? owner : Ids.text(child),
+                    Phase.REPEAT, n));
+        }
         if (first.response() != null && again.response() != null) {
             ChildOrder.difference(spec, first.response(), again.response()).ifPresent(difference ->
                     add(new Breach("non-deterministic", "the same request twice gave two answers: " + difference), first.hook(), owner,
-                            "repeat", calls));
+                            Phase.REPEAT, calls));
         }
         JsonNode shuffled = shuffle(first.request(), new Random(7));
         HookClient.Reply reply = hooks.call(first.hook(), writeAsIs(shuffled));
-        calls++;
-        if (reply.status() == 200 && first.response() != null) {
+        int shuffledCall = ++calls;
+        List<Breach> transport = new ArrayList<>();
+        boolean ok = CallInspection.reply(first.hook(), reply, timeout, transport);
+        transport.forEach(breach -> add(breach, first.hook(), owner, Phase.REPEAT, shuffledCall));
+        if (ok && first.response() != null) {
             JsonNode answer = Json.parse(reply.body());
             ChildOrder.difference(spec, first.response(), answer).ifPresent(difference -> add(new Breach("non-deterministic",
-                    "the same request with its keys in another order gave another answer: " + difference), first.hook(), owner, "repeat", calls));
+                    "the same request with its keys in another order gave another answer: " + difference), first.hook(), owner, Phase.REPEAT, calls));
         }
-        count("repeat", 3 + RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0);
+        count(Phase.REPEAT, new Counts(3 + RelatedChecks.answeredCalls(simulation.simulator().customize()) - customized, 0));
     }
 
     static byte[] writeAsIs(JsonNode tree) {

@@ -83,18 +83,36 @@ public final class CompositeSimulator implements Simulator {
      * refused in it, and the rules of the decoded answer Metacontroller then refuses (a customize rule's).
      */
     public record HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems,
-                           List<Breach> refusals) {
+                           List<Breach> refusals, Duration timeout) {
         public HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems) {
-            this(hook, request, reply, response, problems, List.of());
+            this(hook, request, reply, response, problems, List.of(), null);
+        }
+
+        public HookCall(String hook, ObjectNode request, HookClient.Reply reply, JsonNode response, List<String> problems,
+                        List<Breach> refusals) {
+            this(hook, request, reply, response, problems, refusals, null);
+        }
+
+        /** Whether the answer came after the hook's timeout: Metacontroller's client had given up on it. */
+        public boolean late() {
+            return timeout != null && reply.error() == null && reply.took().compareTo(timeout) > 0;
         }
 
         public boolean succeeded() {
-            return reply.status() == 200 && response != null && problems.isEmpty() && refusals.isEmpty();
+            return !late() && reply.status() == 200 && response != null && problems.isEmpty() && refusals.isEmpty();
+        }
+
+        /** The same call, judged against {@code timeout}. */
+        HookCall within(Duration limit) {
+            return new HookCall(hook, request, reply, response, problems, refusals, limit);
         }
 
         /** Calls a hook of the controller and reads the answer as Metacontroller's decoder would for that hook. */
         static HookCall send(HookClient hooks, ControllerSpec spec, String hook, ObjectNode request) {
-            HookClient.Reply reply = hooks.call(hook, CanonicalJson.bytes(request));
+            return read(spec, hook, request, hooks.call(hook, CanonicalJson.bytes(request))).within(spec.hooks().get(hook).timeout());
+        }
+
+        private static HookCall read(ControllerSpec spec, String hook, ObjectNode request, HookClient.Reply reply) {
             if (reply.status() != 200) {
                 return new HookCall(hook, request, reply, null, List.of());
             }
@@ -433,6 +451,10 @@ public final class CompositeSimulator implements Simulator {
     static String failure(HookCall call) {
         if (call.reply().error() != null) {
             return call.reply().error();
+        }
+        if (call.late()) {
+            return "http error: Post: context deadline exceeded (Client.Timeout exceeded while awaiting headers): the answer took "
+                    + call.reply().took().toMillis() + " ms, the hook's timeout is " + call.timeout().toMillis() + " ms";
         }
         if (call.reply().status() != 200) {
             return "unsupported status code: " + call.reply().status() + " body: " + Excerpt.body(call.reply().body());

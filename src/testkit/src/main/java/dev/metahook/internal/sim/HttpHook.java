@@ -1,15 +1,6 @@
 package dev.metahook.internal.sim;
 
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,9 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 
 /**
- * A hook at a URL, called over HTTP/1.1 with keep-alive and the controller's timeout, with the
- * headers Metacontroller sends. A redirect is not followed: Metacontroller would turn the POST into
- * a GET, so it is an error either way.
+ * A hook at a URL, called over HTTP/1.1 as Metacontroller calls it ({@link HttpTransport}: keep-alive where the
+ * hook allows it, an HTTP/1.0 hook served a connection per call), with the controller's timeout and the headers
+ * Metacontroller sends. A redirect is not followed: Metacontroller would turn the POST into a GET, so it is an error
+ * either way.
  *
  * <p>How long a call took is what {@code too-slow} is judged by, so it is measured to say something
  * about the hook, not about the machine {@code check} runs on: an answer that came later than the
@@ -31,14 +23,13 @@ import javax.net.ssl.SSLContext;
  * of it are not timed again (it is slow, and each would cost its timeout several times over).
  */
 public final class HttpHook implements HookClient {
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** How many more times an answer later than the timeout is timed. */
     static final int RETIMES = 3;
     private final Set<String> slow = ConcurrentHashMap.newKeySet();
     private final Map<String, URI> urls;
     private final Map<String, Duration> timeouts;
     private final Credentials credentials;
-    private final HttpClient client;
+    private final HttpTransport transport;
 
     /**
      * How the hook service wants to be called, as a CompositeController's {@code endpointConfigs} tells
@@ -63,12 +54,7 @@ public final class HttpHook implements HookClient {
         this.urls = Map.copyOf(urls);
         this.timeouts = Map.copyOf(timeouts);
         this.credentials = credentials;
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(CONNECT_TIMEOUT);
-        if (credentials.tls() != null) {
-            builder.sslContext(credentials.tls());
-        }
-        this.client = builder.build();
+        this.transport = new HttpTransport(credentials.tls());
     }
 
     /**
@@ -131,55 +117,16 @@ public final class HttpHook implements HookClient {
         if (url == null) {
             throw new IllegalArgumentException("the controller has no " + hook + " hook");
         }
-        HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(deadline(timeouts.getOrDefault(hook, Duration.ofSeconds(10))))
-                .header("Content-Type", "application/json").header("Accept-Encoding", "identity")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("Accept-Encoding", "identity");
         if (credentials.bearerToken() != null) {
-            builder.header("Authorization", "Bearer " + credentials.bearerToken());
+            headers.put("Authorization", "Bearer " + credentials.bearerToken());
         }
-        HttpRequest request = builder.build();
         long started = System.nanoTime();
-        try {
-            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            Map<String, String> headers = new LinkedHashMap<>();
-            response.headers().map().forEach((name, values) -> headers.put(name, String.join(",", values)));
-            return new Reply(response.statusCode(), headers, response.body(), elapsed(started), null);
-        } catch (HttpConnectTimeoutException e) {
-            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": no connection to "
-                    + where(url) + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
-        } catch (HttpTimeoutException e) {
-            return new Reply(0, Map.of(), new byte[0], elapsed(started), "timed out after " + request.timeout().orElseThrow().toSeconds() + " s");
-        } catch (IOException e) {
-            return new Reply(0, Map.of(), new byte[0], elapsed(started), "http error: Post \"" + url + "\": " + failure(e, url));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Reply(0, Map.of(), new byte[0], elapsed(started), "interrupted");
-        }
-    }
-
-    /**
-     * What went wrong, in words: the JDK's client often throws without a message (a refused connection
-     * is a {@code ConnectException} with none), so say what failed and where.
-     */
-    static String failure(IOException e, URI url) {
-        String where = where(url);
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
-                return "no such host " + url.getHost();
-            }
-        }
-        if (e instanceof ConnectException) {
-            return "connection refused to " + where;
-        }
-        if (e.getMessage() != null) {
-            return e.getMessage();
-        }
-        return e.getClass().getSimpleName() + " talking to " + where + (e.getCause() == null ? "" : ": " + e.getCause());
-    }
-
-    /** The host and port a URL connects to. */
-    private static String where(URI url) {
-        return url.getHost() + ":" + (url.getPort() >= 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80);
+        long deadline = started + deadline(timeouts.getOrDefault(hook, Duration.ofSeconds(10))).toNanos();
+        HttpTransport.Exchange exchange = transport.post(url, headers, body, deadline);
+        return new Reply(exchange.status(), exchange.headers(), exchange.body(), elapsed(started), exchange.error());
     }
 
     /**

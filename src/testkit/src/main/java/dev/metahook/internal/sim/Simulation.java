@@ -203,6 +203,11 @@ public final class Simulation {
         public int calls() {
             return passes.stream().mapToInt(pass -> pass.calls().size()).sum();
         }
+
+        /** The sync and finalize calls and the child writes of the run. */
+        public Counts counts() {
+            return new Counts(calls(), writes);
+        }
     }
 
     /**
@@ -320,6 +325,7 @@ public final class Simulation {
         queue.take(now);
         long before = store.writes();
         int childWrites = simulator.childWrites();
+        Optional<String> parentBefore = store.get(parent).map(Simulation::watchedMetadata);
         CompositeSimulator.Pass pass = simulator.sync(parent);
         writes.put(pass, simulator.childWrites() - childWrites);
         history.add(pass);
@@ -338,10 +344,49 @@ public final class Simulation {
             }
             case PARENT_GONE, IGNORED -> { }
         }
-        if (store.writes() != before) {
+        Optional<ObjectNode> after = store.get(parent);
+        boolean statusOnly = writes.get(pass) == 0 && after.isPresent() && parentBefore.equals(after.map(Simulation::watchedMetadata))
+                && ignoresStatusChanges(after.get());
+        if (store.writes() != before && !statusOnly) {
             queue.add();
         }
         return pass;
+    }
+
+    /**
+     * What of a parent Metacontroller still reacts to under {@code ignoreStatusChanges}: its generation, labels,
+     * annotations and deletion ({@code updateParentObject} in pkg/controller/composite/controller.go and
+     * pkg/controller/decorator/controller.go, v4.17.2).
+     */
+    private static String watchedMetadata(JsonNode parent) {
+        JsonNode metadata = parent.path("metadata");
+        return metadata.path("generation").asText() + " " + metadata.path("labels") + " " + metadata.path("annotations") + " "
+                + metadata.path("deletionTimestamp").asText();
+    }
+
+    /**
+     * Whether the controller declares {@code ignoreStatusChanges} for this parent: a composite on its
+     * {@code parentResource}, a decorator on the {@code resources} entry of the target's group and kind.
+     */
+    private boolean ignoresStatusChanges(JsonNode parent) {
+        JsonNode controller = spec.manifest().path("spec");
+        if (!spec.decorator()) {
+            return controller.path("parentResource").path("ignoreStatusChanges").asBoolean(false);
+        }
+        String group = groupOf(parent.path("apiVersion").asText());
+        String resource = ResourceKinds.resourceOf(parent.path("kind").asText());
+        for (JsonNode entry : controller.path("resources")) {
+            if (entry.path("ignoreStatusChanges").asBoolean(false) && groupOf(entry.path("apiVersion").asText()).equals(group)
+                    && entry.path("resource").asText().equals(resource)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String groupOf(String apiVersion) {
+        int slash = apiVersion.indexOf('/');
+        return slash < 0 ? "" : apiVersion.substring(0, slash);
     }
 
     private static Duration resyncPeriod(ControllerSpec spec) {

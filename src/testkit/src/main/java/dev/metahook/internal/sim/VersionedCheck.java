@@ -1,5 +1,6 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.testkit.CheckReport;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,43 +26,44 @@ public final class VersionedCheck {
     }
 
     /** {@code check} run on the minor each span is checked on, oldest first, under {@code metacontroller}, and the results merged. */
-    public static CheckResult run(List<KubernetesVersion.Span> spans, MetacontrollerVersion metacontroller,
-                                  Function<Versions, CheckResult> check) {
-        Map<List<Object>, CheckResult.Breach> breaches = new LinkedHashMap<>();
+    public static CheckReport run(List<KubernetesVersion.Span> spans, MetacontrollerVersion metacontroller,
+                                  Function<Versions, CheckReport> check) {
+        Map<List<Object>, CheckReport.Breach> breaches = new LinkedHashMap<>();
         Map<List<Object>, List<KubernetesVersion.Span>> holdsOn = new LinkedHashMap<>();
         Map<String, int[]> phases = new LinkedHashMap<>();
-        CheckResult.Rates rates = null;
+        CheckReport.Rates rates = null;
         for (KubernetesVersion.Span span : spans) {
-            CheckResult result = check.apply(new Versions(span.checkedOn(), metacontroller));
+            CheckReport result = check.apply(new Versions(span.checkedOn(), metacontroller));
             Map<List<Object>, Integer> seen = new HashMap<>();
-            for (CheckResult.Breach breach : result.breaches()) {
+            for (CheckReport.Breach breach : result.breaches()) {
                 List<Object> where = List.of(breach.kind(), breach.hook(), breach.object(), breach.phase());
                 List<Object> key = List.of(where, seen.merge(where, 1, Integer::sum));
                 breaches.putIfAbsent(key, breach);
                 holdsOn.computeIfAbsent(key, k -> new ArrayList<>()).add(span);
             }
-            for (CheckResult.Phase phase : result.phases()) {
+            for (CheckReport.Phase phase : result.phases()) {
                 int[] most = phases.computeIfAbsent(phase.name(), name -> new int[2]);
                 most[0] = Math.max(most[0], phase.calls());
                 most[1] = Math.max(most[1], phase.writes());
             }
             rates = busier(rates, result.rates());
         }
-        List<CheckResult.Breach> found = new ArrayList<>();
-        breaches.forEach((key, breach) -> found.add(breach.on(describe(breach.kind().equals(MEASURED) ? spans : holdsOn.get(key)))));
-        List<CheckResult.Phase> counted = new ArrayList<>();
-        phases.forEach((name, most) -> counted.add(new CheckResult.Phase(name, most[0], most[1])));
+        List<CheckReport.Breach> found = new ArrayList<>();
+        breaches.forEach((key, breach) -> found.add(new CheckReport.Breach(breach.kind(), breach.hook(), breach.object(), breach.phase(),
+                breach.call(), breach.message(), describe(breach.kind().equals(MEASURED) ? spans : holdsOn.get(key)))));
+        List<CheckReport.Phase> counted = new ArrayList<>();
+        phases.forEach((name, most) -> counted.add(new CheckReport.Phase(name, most[0], most[1])));
         counted.sort(Comparator.comparing(phase -> phase.name().equals("stalled")));
-        int calls = counted.stream().mapToInt(CheckResult.Phase::calls).sum();
-        return new CheckResult(found, calls, counted, rates, describe(spans) + ", Metacontroller " + metacontroller);
+        int calls = counted.stream().mapToInt(CheckReport.Phase::calls).sum();
+        return new CheckReport(found, calls, counted, rates, describe(spans) + ", Metacontroller " + metacontroller);
     }
 
-    private static CheckResult.Rates busier(CheckResult.Rates a, CheckResult.Rates b) {
+    private static CheckReport.Rates busier(CheckReport.Rates a, CheckReport.Rates b) {
         if (a == null || b == null) {
             return a == null ? b : a;
         }
-        CheckResult.Rates stalled = b.stalled() > a.stalled() ? b : a;
-        return new CheckResult.Rates(Math.max(a.atRest(), b.atRest()), stalled.stalled(), stalled.stalledDoing());
+        CheckReport.Rates stalled = b.stalled() > a.stalled() ? b : a;
+        return new CheckReport.Rates(Math.max(a.atRest(), b.atRest()), stalled.stalled(), stalled.stalledDoing());
     }
 
     /** {@code Kubernetes 1.29-1.37}, or {@code Kubernetes 1.29-1.31, 1.35-1.37} for spans that do not meet. */

@@ -2,6 +2,7 @@ package dev.metahook.internal.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.metahook.testkit.CheckReport;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,20 +12,20 @@ class VersionedCheckTest {
     private static final KubernetesVersion OLD = new KubernetesVersion(29);
     private static final KubernetesVersion NEW = new KubernetesVersion(37);
 
-    private static CheckResult.Breach breach(String kind, String phase, String message) {
-        return new CheckResult.Breach(kind, "sync", "StatefulSet default/db", phase, 3, message, "");
+    private static CheckReport.Breach breach(String kind, String phase, String message) {
+        return new CheckReport.Breach(kind, "sync", "StatefulSet default/db", phase, 3, message, "");
     }
 
-    private static CheckResult result(List<CheckResult.Breach> breaches, int atRest, CheckResult.Phase... phases) {
-        return new CheckResult(breaches, 0, List.of(phases), new CheckResult.Rates(atRest, 0, "deleting"), "");
+    private static CheckReport result(List<CheckReport.Breach> breaches, int atRest, CheckReport.Phase... phases) {
+        return new CheckReport(breaches, 0, List.of(phases), new CheckReport.Rates(atRest, 0, "deleting"), "");
     }
 
     @Test
     void aBreachOfOneSpanNamesItsMinorsAndOneOfBothNamesThemAll() {
-        Map<KubernetesVersion, CheckResult> runs = Map.of(
+        Map<KubernetesVersion, CheckReport> runs = Map.of(
                 OLD, result(List.of(breach("needless-update", "create", "(null vs absent)"), breach("hot-loop", "converge", "a")), 0),
                 NEW, result(List.of(breach("hot-loop", "converge", "a")), 0));
-        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
+        CheckReport merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
         assertEquals(List.of("needless-update Kubernetes 1.29-1.33", "hot-loop Kubernetes 1.29-1.37"),
                 merged.breaches().stream().map(breach -> breach.kind() + " " + breach.versions()).toList());
         assertEquals("Kubernetes 1.29-1.37, Metacontroller v4.17.2", merged.versions());
@@ -32,30 +33,30 @@ class VersionedCheckTest {
 
     @Test
     void theSameBreachMeasuredDifferentlyIsOneBreachWithTheOldestRunsMessage() {
-        Map<KubernetesVersion, CheckResult> runs = Map.of(
+        Map<KubernetesVersion, CheckReport> runs = Map.of(
                 OLD, result(List.of(breach("too-slow", "create", "sync took 1102 ms")), 0),
                 NEW, result(List.of(breach("too-slow", "create", "sync took 1107 ms"), breach("too-slow", "repeat", "sync took 1101 ms")), 0));
-        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
+        CheckReport merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
         assertEquals(List.of("create sync took 1102 ms Kubernetes 1.29-1.37", "repeat sync took 1101 ms Kubernetes 1.29-1.37"),
                 merged.breaches().stream().map(breach -> breach.phase() + " " + breach.message() + " " + breach.versions()).toList());
     }
 
     @Test
     void theCountsOfAPhaseAreTheMostAnyRunMade() {
-        Map<KubernetesVersion, CheckResult> runs = Map.of(
-                OLD, result(List.of(), 2, new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 12, 12)),
-                NEW, result(List.of(), 0, new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 0, 0),
-                        new CheckResult.Phase("stalled", 1, 0)));
-        CheckResult merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
-        assertEquals(List.of(new CheckResult.Phase("create", 3, 2), new CheckResult.Phase("at rest", 12, 12),
-                new CheckResult.Phase("stalled", 1, 0)), merged.phases());
+        Map<KubernetesVersion, CheckReport> runs = Map.of(
+                OLD, result(List.of(), 2, new CheckReport.Phase("create", 3, 2), new CheckReport.Phase("at rest", 12, 12)),
+                NEW, result(List.of(), 0, new CheckReport.Phase("create", 3, 2), new CheckReport.Phase("at rest", 0, 0),
+                        new CheckReport.Phase("stalled", 1, 0)));
+        CheckReport merged = VersionedCheck.run(KubernetesVersion.spans(), MetacontrollerVersion.NEWEST, versions -> runs.get(versions.kubernetes()));
+        assertEquals(List.of(new CheckReport.Phase("create", 3, 2), new CheckReport.Phase("at rest", 12, 12),
+                new CheckReport.Phase("stalled", 1, 0)), merged.phases());
         assertEquals(16, merged.calls());
         assertEquals(2, merged.rates().atRest());
     }
 
     @Test
     void oneMinorAloneIsNamedAlone() {
-        CheckResult merged = VersionedCheck.run(List.of(KubernetesVersion.Span.of(new KubernetesVersion(32))),
+        CheckReport merged = VersionedCheck.run(List.of(KubernetesVersion.Span.of(new KubernetesVersion(32))),
                 MetacontrollerVersion.parse("v4.10.2"), versions -> result(List.of(breach("needless-update", "create", "x")), 0));
         assertEquals("Kubernetes 1.32, Metacontroller v4.10.2", merged.versions());
         assertEquals("Kubernetes 1.32", merged.breaches().get(0).versions());
