@@ -228,14 +228,14 @@ final class HttpTransport {
             Answer answer;
             String http;
             do {
-                String line = in.line(true);
+                String line = in.line();
                 String[] parts = line.split(" ", 3);
                 if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("\\d{3}")) {
                     throw new Cut("not an HTTP/1.x answer: " + Excerpt.text(line));
                 }
                 http = parts[0];
                 answer = new Answer(Integer.parseInt(parts[1]));
-                for (String header = in.line(false); !header.isEmpty(); header = in.line(false)) {
+                for (String header = in.line(); !header.isEmpty(); header = in.line()) {
                     int colon = header.indexOf(':');
                     if (colon > 0) {
                         answer.headers.merge(header.substring(0, colon).trim(), header.substring(colon + 1).trim(), (a, b) -> a + "," + b);
@@ -314,7 +314,7 @@ final class HttpTransport {
                     + (any ? "in the middle of the answer" : "with no answer"));
         }
 
-        String line(boolean first) throws IOException {
+        String line() throws IOException {
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             for (int b = read(); b != '\n'; b = read()) {
                 if (line.size() > MAX_HEAD) {
@@ -338,16 +338,16 @@ final class HttpTransport {
             ByteArrayOutputStream body = new ByteArrayOutputStream();
             for (long size = chunkSize(); size > 0; size = chunkSize()) {
                 body.writeBytes(exactly(size));
-                line(false);
+                line();
             }
-            for (String trailer = line(false); !trailer.isEmpty(); trailer = line(false)) {
+            for (String trailer = line(); !trailer.isEmpty(); trailer = line()) {
                 // trailers carry nothing Metacontroller reads
             }
             return body.toByteArray();
         }
 
         private long chunkSize() throws IOException {
-            String line = line(false);
+            String line = line();
             int extension = line.indexOf(';');
             try {
                 return Long.parseLong((extension < 0 ? line : line.substring(0, extension)).trim(), 16);

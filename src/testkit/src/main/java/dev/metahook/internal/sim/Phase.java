@@ -4,7 +4,7 @@ package dev.metahook.internal.sim;
  * A phase of the life {@code check} drives, as its report names it: where each hook call, child write and breach
  * is counted. {@link #LIFE} is no phase that runs: it is where a breach only the whole run shows is found.
  */
-public enum Phase {
+enum Phase {
     CREATE("create"),
     CONVERGE("converge"),
     AT_REST("at rest"),

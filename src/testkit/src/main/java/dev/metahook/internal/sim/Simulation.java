@@ -142,8 +142,10 @@ public final class Simulation {
     }
 
     /**
-     * Changes the spec of the parent {@code ref} to {@code parent}'s (metadata and status stay the server's).
-     * {@code parent} names the same object; a namespace it leaves out is the parent's.
+     * Changes the spec of the parent {@code ref} to {@code parent}'s, and its labels to {@code parent}'s when it has
+     * any (a composite's {@code labelSelector} and a decorator's selectors then decide on them); the rest of the
+     * metadata and the status stay the server's. {@code parent} names the same object; a namespace it leaves out is
+     * the parent's.
      *
      * @throws IllegalArgumentException when it names another object
      */
@@ -157,6 +159,10 @@ public final class Simulation {
         ObjectNode current = store.get(ref).orElseThrow();
         ObjectNode edited = current.deepCopy();
         edited.set("spec", pruned(parent).path("spec").deepCopy());
+        JsonNode labels = parent.path("metadata").path("labels");
+        if (labels.isObject()) {
+            edited.withObjectProperty("metadata").set("labels", labels.deepCopy());
+        }
         store.update(edited);
         queue.add();
     }

@@ -168,4 +168,19 @@ class ParentSelectorTest {
         assertTrue(simulation.store().get(CHILD).isPresent());
         assertEquals(PARENT, parent);
     }
+
+    @Test
+    void anUpdatedParentsLabelsDecideWhetherItIsSyncedAtAll() {
+        List<JsonNode> calls = new ArrayList<>();
+        Simulation simulation = new Simulation(selecting(false), widgets(calls), TestServer.CLOCK);
+        ChildId parent = simulation.create(widget("{'team':'a'}"));
+        simulation.converge(parent, 10, true);
+        ObjectNode moved = widget("{'team':'b'}");
+        moved.withObjectProperty("spec").put("size", 2);
+        simulation.edit(parent, moved);
+        simulation.converge(parent, 10, true);
+        assertEquals("{\"team\":\"b\"}", simulation.store().get(parent).orElseThrow().at("/metadata/labels").toString());
+        assertTrue(calls.stream().noneMatch(call -> call.at("/parent/spec/size").asInt() == 2),
+                "the labelSelector no longer selects the parent: its new spec is never synced");
+    }
 }
