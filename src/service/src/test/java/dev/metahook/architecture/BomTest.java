@@ -30,7 +30,8 @@ class BomTest {
         for (String property : PINNED) {
             assertEquals(property(parent, property), property(bom, property), property);
         }
-        for (String module : List.of("metahook", "metahook-testkit", "metahook-manifests", "metahook-maven-plugin")) {
+        for (String module : List.of("metahook", "metahook-testkit", "metahook-manifests", "metahook-maven-plugin",
+                "metahook-spring-boot-starter")) {
             assertTrue(bom.contains("<artifactId>" + module + "</artifactId>\n        <version>${project.version}</version>"), module);
         }
     }

@@ -1,0 +1,153 @@
+package dev.metahook.spring;
+
+import dev.metahook.Server;
+import dev.metahook.api.Controllers;
+import dev.metahook.internal.engine.HookEngine;
+import dev.metahook.internal.server.HookServer;
+import dev.metahook.internal.server.ServerConfig;
+import dev.metahook.internal.server.Tracing;
+import dev.metahook.internal.server.WarmUp;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * metahook's own server, the one {@code Metahook.serve} runs, started and stopped by the application context: it
+ * starts after Boot's web server (so Actuator answers first) and, at shutdown, drains before Boot's web server
+ * shuts down, so that {@code /actuator/health} reports the drain while it runs. Boot's shutdown hook is the only
+ * one: no second hook races it.
+ */
+final class HookServerLifecycle implements SmartLifecycle, Server {
+    /**
+     * Before Boot's graceful shutdown of its web server ({@code SmartLifecycle.DEFAULT_PHASE - 1024}) when stopping,
+     * after its start ({@code DEFAULT_PHASE - 2048}) when starting.
+     */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+    private static final Logger LOG = LoggerFactory.getLogger(HookServerLifecycle.class);
+    private static final Pattern VARIABLE = Pattern.compile("\\b[A-Z][A-Z_]*[A-Z]\\b");
+
+    private final Controllers controllers;
+    private final ServerConfig config;
+    private final Supplier<MeterRegistry> applicationRegistry;
+    private final Supplier<Tracing> tracing;
+    private volatile HookServer server;
+    private volatile Boolean drained;
+
+    HookServerLifecycle(Controllers controllers, MetahookProperties properties, Supplier<MeterRegistry> applicationRegistry,
+            Supplier<Tracing> tracing) {
+        this.controllers = controllers;
+        this.config = config(properties);
+        this.applicationRegistry = applicationRegistry;
+        this.tracing = tracing;
+    }
+
+    /**
+     * The server's configuration, read by the plain service's own code from the variables the properties stand for.
+     *
+     * @throws IllegalArgumentException naming the {@code metahook.*} property when a setting is out of range
+     */
+    static ServerConfig config(MetahookProperties properties) {
+        Map<String, String> variables = properties.asEnvironment();
+        try {
+            return ServerConfig.fromEnvironment(variables);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(inPropertyNames(e.getMessage()), e);
+        }
+    }
+
+    /** A message naming the plain service's variables ({@code PORT}) with the properties' names ({@code metahook.port}) instead. */
+    static String inPropertyNames(String message) {
+        Matcher variable = VARIABLE.matcher(message);
+        StringBuilder named = new StringBuilder();
+        while (variable.find()) {
+            variable.appendReplacement(named, Matcher.quoteReplacement(MetahookProperties.property(variable.group())));
+        }
+        return variable.appendTail(named).toString();
+    }
+
+    @Override
+    public synchronized void start() {
+        HookServer started = HookServer.start(config, new HookEngine(controllers, Clock.systemUTC()), WarmUp.none(), tracing.get());
+        MeterRegistry registry = applicationRegistry.get();
+        if (registry != null) {
+            // The server's registry is a composite around the Prometheus one its /metrics serves.
+            ((CompositeMeterRegistry) started.meterRegistry()).add(registry);
+        }
+        server = started;
+        LOG.info("metahook serving {} on {}:{}", controllers.names(), config.host(), started.port());
+    }
+
+    @Override
+    public void stop() {
+        shutdown();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return server != null && drained == null;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** Whether hook calls are being taken: started, and not draining. */
+    boolean ready() {
+        return isRunning();
+    }
+
+    /** Whether every call the drain found in flight was answered; null before a shutdown. */
+    Boolean drained() {
+        return drained;
+    }
+
+    @Override
+    public int port() {
+        return running().port();
+    }
+
+    @Override
+    public int managementPort() {
+        return running().managementPort();
+    }
+
+    @Override
+    public MeterRegistry meterRegistry() {
+        return running().meterRegistry();
+    }
+
+    @Override
+    public synchronized boolean shutdown() {
+        if (drained == null && server != null) {
+            LOG.info("shutting down: not ready any more, letting calls in flight finish");
+            drained = server.shutdown();
+            if (drained) {
+                LOG.info("stopped: every call in flight was answered");
+            } else {
+                LOG.warn("stopped: calls in flight were cut off by metahook.shutdown-timeout-seconds");
+            }
+        }
+        return drained != null && drained;
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    private HookServer running() {
+        HookServer current = server;
+        if (current == null) {
+            throw new IllegalStateException("metahook's server has not started yet");
+        }
+        return current;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.metahook.spring;
+
+import dev.metahook.Server;
+import dev.metahook.api.Controllers;
+import dev.metahook.internal.server.Tracing;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Serves the application's {@link Controllers} bean: metahook's server on {@code metahook.port} (8080 unless set,
+ * so move Boot's {@code server.port} or this one), its meters also on Boot's {@code MeterRegistry}, its spans through
+ * Boot's {@code OpenTelemetry} bean when there is one (else from the {@code OTEL_*} variables, as the plain service),
+ * its readiness the {@code metahook} health contributor. Nothing happens without a {@code Controllers} bean.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.opentelemetry.OpenTelemetryAutoConfiguration"})
+@ConditionalOnBean(Controllers.class)
+@EnableConfigurationProperties(MetahookProperties.class)
+public class MetahookAutoConfiguration {
+    /** The hook server, started with the context and drained when it closes; inject it as {@link Server}. */
+    @Bean
+    @ConditionalOnMissingBean(Server.class)
+    HookServerLifecycle metahookServer(Controllers controllers, MetahookProperties properties,
+            ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<OpenTelemetry> openTelemetry) {
+        return new HookServerLifecycle(controllers, properties, meterRegistry::getIfUnique,
+                () -> tracing(openTelemetry.getIfUnique()));
+    }
+
+    private static Tracing tracing(OpenTelemetry openTelemetry) {
+        return openTelemetry != null ? Tracing.to(openTelemetry) : Tracing.fromEnvironment(System.getenv(), System.getProperties());
+    }
+
+    /** The {@code metahook} health contributor, when the application has Actuator. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    static class Health {
+        @Bean
+        @ConditionalOnBean(HookServerLifecycle.class)
+        HealthIndicator metahookHealthIndicator(HookServerLifecycle server) {
+            return new HookServerHealth(server);
+        }
+    }
+}
