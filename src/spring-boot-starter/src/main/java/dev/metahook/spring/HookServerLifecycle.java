@@ -58,7 +58,8 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
         try {
             return ServerConfig.fromEnvironment(variables);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(inPropertyNames(e.getMessage()), e);
+            // the same message, naming the properties; the variables' names would only mislead here
+            throw new IllegalArgumentException(inPropertyNames(e.getMessage()));
         }
     }
 

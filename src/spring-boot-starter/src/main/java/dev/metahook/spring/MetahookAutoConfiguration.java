@@ -45,7 +45,6 @@ public class MetahookAutoConfiguration {
     @ConditionalOnClass(HealthIndicator.class)
     static class Health {
         @Bean
-        @ConditionalOnBean(HookServerLifecycle.class)
         HealthIndicator metahookHealthIndicator(HookServerLifecycle server) {
             return new HookServerHealth(server);
         }
