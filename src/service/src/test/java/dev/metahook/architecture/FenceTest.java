@@ -120,7 +120,10 @@ class FenceTest {
         Set<String> listed = new TreeSet<>();
         Matcher listing = Pattern.compile("^- `(dev\\.metahook[\\w.$]*)`", Pattern.MULTILINE).matcher(page);
         while (listing.find()) {
-            listed.add(listing.group(1));
+            // the Spring Boot starter's types are listed too; its own module checks them (StarterFenceTest)
+            if (!listing.group(1).startsWith("dev.metahook.spring.")) {
+                listed.add(listing.group(1));
+            }
         }
         assertEquals(types, listed, "docs/public-api.md lists the public types of " + USER_FACING);
         assertTrue(types.size() <= MOST_TYPES, types.size() + " user-facing types, more than " + MOST_TYPES);
