@@ -12,6 +12,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggerConfiguration;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -31,9 +34,24 @@ public class MetahookAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(Server.class)
     HookServerLifecycle metahookServer(Controllers controllers, MetahookProperties properties,
-            ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<OpenTelemetry> openTelemetry) {
+            ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<OpenTelemetry> openTelemetry,
+            ObjectProvider<LoggingSystem> logging) {
+        logging.ifAvailable(MetahookAutoConfiguration::quietHttpServer);
         return new HookServerLifecycle(controllers, properties, meterRegistry::getIfUnique,
                 () -> tracing(openTelemetry.getIfUnique()));
+    }
+
+    /**
+     * Jetty and Javalin at WARN, as the plain service logs them, unless the application set their levels: their INFO
+     * lines say that a server started and stopped, which metahook's own lines say already.
+     */
+    private static void quietHttpServer(LoggingSystem logging) {
+        for (String logger : new String[] {"org.eclipse.jetty", "io.javalin"}) {
+            LoggerConfiguration configured = logging.getLoggerConfiguration(logger);
+            if (configured == null || configured.getConfiguredLevel() == null) {
+                logging.setLogLevel(logger, LogLevel.WARN);
+            }
+        }
     }
 
     private static Tracing tracing(OpenTelemetry openTelemetry) {

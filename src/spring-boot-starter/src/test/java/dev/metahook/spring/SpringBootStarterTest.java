@@ -24,6 +24,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.SpringBootTest;
 
 @SpringBootTest(classes = GreetingApplication.class,
@@ -80,6 +82,12 @@ class SpringBootStarterTest {
     void reportsServingAsUpHealth() {
         assertEquals(Status.UP, health.health().getStatus());
         assertEquals(server.port(), health.health().getDetails().get("port"));
+    }
+
+    @Test
+    void logsThroughBootsLoggingWithJettyAtWarn(@Autowired LoggingSystem logging) {
+        assertEquals(LogLevel.WARN, logging.getLoggerConfiguration("org.eclipse.jetty").getEffectiveLevel());
+        assertEquals(LogLevel.WARN, logging.getLoggerConfiguration("io.javalin").getEffectiveLevel());
     }
 
     private static Greeting greeting() {
