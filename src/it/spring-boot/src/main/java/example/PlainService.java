@@ -8,6 +8,6 @@ public final class PlainService {
     }
 
     public static void main(String[] args) {
-        Metahook.serve(WebAppApplication.controllers(new WebAppController(new ServiceUrls())));
+        Metahook.serve(WebAppApplication.registration());
     }
 }

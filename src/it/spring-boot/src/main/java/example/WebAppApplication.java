@@ -19,6 +19,11 @@ public class WebAppApplication {
                 Declaration.children(Child.of(Deployment.class, Update.IN_PLACE), Child.of(Service.class, Update.IN_PLACE))).build();
     }
 
+    /** The same registration for metahook-maven-plugin, which calls a method without parameters at build time. */
+    public static Controllers registration() {
+        return controllers(new WebAppController(new ServiceUrls()));
+    }
+
     public static void main(String[] args) {
         SpringApplication.run(WebAppApplication.class, args);
     }
