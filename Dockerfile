@@ -13,6 +13,7 @@ COPY src/test-support/pom.xml src/test-support/
 COPY src/testkit/pom.xml src/testkit/
 COPY src/manifests/pom.xml src/manifests/
 COPY src/maven-plugin/pom.xml src/maven-plugin/
+COPY src/spring-boot-starter/pom.xml src/spring-boot-starter/
 COPY src/service/pom.xml src/service/
 # The dependency layer: the same build on the poms alone. Every plugin of the package lifecycle is loaded
 # with its own dependencies and the project's dependencies are resolved in every scope the build uses
