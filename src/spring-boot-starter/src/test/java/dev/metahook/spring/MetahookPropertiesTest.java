@@ -70,7 +70,7 @@ class MetahookPropertiesTest {
 
     @Test
     void describesAPropertyForEveryVariableOfTheHookServer() throws IOException {
-        String configuration = Files.readString(Path.of("../../docs/configuration.md"));
+        String configuration = Files.readString(Path.of("docs/configuration.md"));
         Set<String> expected = new TreeSet<>();
         Matcher row = Pattern.compile("(?m)^\\| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \\|").matcher(configuration);
         while (row.find()) {

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** The code docs/spring-boot.md and the README's "With Spring Boot" show is src/it/spring-boot's, file for file. */
 class SpringBootDocsTest {
-    private static final Path ROOT = Path.of("../..");
+    /** Tests run in the repository's root directory (the parent pom's Surefire configuration). */
+    private static final Path ROOT = Path.of("");
     private static final String TAG = "<!-- file: ";
 
     @Test

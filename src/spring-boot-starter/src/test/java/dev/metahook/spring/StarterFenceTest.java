@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -15,14 +16,14 @@ import org.junit.jupiter.api.Test;
 
 /** The starter's public types are the ones docs/public-api.md lists for it, all in dev.metahook.spring. */
 class StarterFenceTest {
-    private static final Path CLASSES = Path.of("target/classes");
 
     @Test
-    void thePublicTypesAreTheOnesThePageLists() throws IOException, ClassNotFoundException {
+    void thePublicTypesAreTheOnesThePageLists() throws IOException, ClassNotFoundException, URISyntaxException {
+        Path classes = Path.of(MetahookProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Set<String> types = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(CLASSES)) {
+        try (Stream<Path> files = Files.walk(classes)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                String name = CLASSES.relativize(file).toString().replace('/', '.').replaceFirst("\\.class$", "");
+                String name = classes.relativize(file).toString().replace('/', '.').replaceFirst("\\.class$", "");
                 Class<?> type = Class.forName(name, false, StarterFenceTest.class.getClassLoader());
                 if (Modifier.isPublic(type.getModifiers()) && !name.endsWith("package-info")) {
                     types.add(name);
@@ -31,7 +32,7 @@ class StarterFenceTest {
         }
         Set<String> listed = new TreeSet<>();
         Matcher listing = Pattern.compile("^- `(dev\\.metahook\\.spring\\.[\\w.$]*)`", Pattern.MULTILINE)
-                .matcher(Files.readString(Path.of("../../docs/public-api.md")));
+                .matcher(Files.readString(Path.of("docs/public-api.md")));
         while (listing.find()) {
             listed.add(listing.group(1));
         }
