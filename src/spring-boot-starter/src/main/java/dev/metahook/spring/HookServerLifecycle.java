@@ -6,7 +6,6 @@ import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.server.HookServer;
 import dev.metahook.internal.server.ServerConfig;
 import dev.metahook.internal.server.Tracing;
-import dev.metahook.internal.server.WarmUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
@@ -75,7 +74,8 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
 
     @Override
     public synchronized void start() {
-        HookServer started = HookServer.start(config, new HookEngine(controllers, Clock.systemUTC()), WarmUp.none(), tracing.get());
+        HookServer started = HookServer.start(new HookEngine(controllers, Clock.systemUTC()),
+                HookServer.Options.of(config).tracing(tracing.get()));
         MeterRegistry registry = applicationRegistry.get();
         if (registry != null) {
             // The server's registry is a composite around the Prometheus one its /metrics serves.
