@@ -190,7 +190,7 @@ class CheckCommandTest {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
             answer.path("children").forEach(child -> ((ObjectNode) child).putNull("immutable"));
             return ScriptedHook.Answer.ok(answer);
-        }), "null");
+        }), "null-value");
     }
 
     @Test
@@ -528,7 +528,7 @@ class CheckCommandTest {
             answer.path("children").forEach(child -> ((ObjectNode) child.path("metadata")).putNull("labels"));
             return ScriptedHook.Answer.ok(answer);
         });
-        reports(nullLabels, "null", "no-progress");
+        reports(nullLabels, "null-value", "no-progress");
         assertTrue(nullLabels.output().contains("/metadata/labels is null: Metacontroller fails the whole sync (invalid labels on desired"
                 + " child) and applies no child"), nullLabels.output());
 
@@ -537,7 +537,7 @@ class CheckCommandTest {
             answer.path("children").forEach(child -> ((ObjectNode) child.path("metadata")).putNull("annotations"));
             return ScriptedHook.Answer.ok(answer);
         });
-        reports(nullAnnotations, "null");
+        reports(nullAnnotations, "null-value");
         assertTrue(nullAnnotations.output().contains("/metadata/annotations is null: Metacontroller replaces it with its own annotations"),
                 nullAnnotations.output());
     }

@@ -197,7 +197,7 @@ class DecoratorCommandsTest {
             answer.path("attachments").forEach(service -> ((ObjectNode) service.path("metadata")).putNull("labels").putNull("annotations"));
             return answer;
         });
-        reports(nulls, "null");
+        reports(nulls, "null-value");
         assertTrue(nulls.out().contains("/metadata/labels is null: Metacontroller applies the attachment without the labels, and as what it"
                 + " stores never equals the answer, it updates the attachment on every sync"), nulls.out());
         assertFalse(nulls.out().contains("whole sync"), "a decorator's sync does not fail on it: " + nulls.out());

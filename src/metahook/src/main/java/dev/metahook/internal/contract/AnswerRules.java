@@ -69,7 +69,7 @@ public final class AnswerRules {
 
     private static void check(JsonNode child, String what, Owner owner, Set<ChildId> ids, List<Breach> breaches) {
         if (child == null || child.isNull()) {
-            breaches.add(new Breach("null", what + " is null: Metacontroller crashes on it"));
+            breaches.add(new Breach("null-value", what + " is null: Metacontroller crashes on it"));
             return;
         }
         if (!child.isObject() || !identity(child, what, breaches)) {
@@ -119,12 +119,12 @@ public final class AnswerRules {
     private static void nulls(JsonNode child, String what, Owner owner, List<Breach> breaches) {
         for (Map.Entry<String, JsonNode> field : fields(child)) {
             if (field.getValue().isNull()) {
-                breaches.add(new Breach("null", what + ": /" + field.getKey() + " is null"));
+                breaches.add(new Breach("null-value", what + ": /" + field.getKey() + " is null"));
             }
         }
         for (Map.Entry<String, JsonNode> field : fields(child.path("metadata"))) {
             if (field.getValue().isNull()) {
-                breaches.add(new Breach("null", what + ": /metadata/" + field.getKey() + " is null" + consequence(field.getKey(), owner)));
+                breaches.add(new Breach("null-value", what + ": /metadata/" + field.getKey() + " is null" + consequence(field.getKey(), owner)));
             }
         }
         if (hasNullItem(child)) {
@@ -166,7 +166,7 @@ public final class AnswerRules {
         if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
                 if (node.get(i).isNull()) {
-                    breaches.add(new Breach("null", what + ": " + pointer + "/" + i + " is a null list item"));
+                    breaches.add(new Breach("null-value", what + ": " + pointer + "/" + i + " is a null list item"));
                 }
                 nullItems(node.get(i), pointer + "/" + i, what, breaches);
             }

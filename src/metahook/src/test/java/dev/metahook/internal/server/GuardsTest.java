@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.restassured.response.ValidatableResponse;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,8 @@ class GuardsTest {
                         .deleting(c.children().all(ConfigMap.class).toArray(new ConfigMap[0])))
                 .composite("status-list", Widget.class, (w, c) -> Result.of().withStatus(List.of(1, 2)))
                 .composite("selector", Widget.class, (w, c) -> Result.of(configMap(w, "v1")))
+                .composite("null-item", Widget.class, (w, c) -> Result.of(new ConfigMapBuilder().withMetadata(new ObjectMetaBuilder()
+                        .withName("cm").withFinalizers(Arrays.asList("keep", null)).build()).build()).deletingUnlisted())
                 .build());
 
     private static ConfigMap configMap(Widget widget, String apiVersion) {
@@ -138,6 +141,12 @@ class GuardsTest {
         ObjectNode request = Requests.sync(Requests.widget("hello", 1, "hi"),
                 List.of(Requests.observedConfigMap("hello", 1, "hi")), false);
         refused("deletes-kept", request).body("violations", violation("deletes-kept: observed child ConfigMap.v1 default/hello: is both in the response and marked for deletion"));
+    }
+
+    @Test
+    void namesTheNullValueRuleWhenAListHoldsANull() {
+        refused("null-item", plainSync()).body("violations",
+                equalTo(List.of("null-value: child ConfigMap cm: /metadata/finalizers/1 is a null list item")));
     }
 
     @Test

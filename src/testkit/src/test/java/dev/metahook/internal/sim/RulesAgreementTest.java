@@ -63,9 +63,9 @@ class RulesAgreementTest {
                 composite("a child twice", "[" + configMap("c", "{\"app\":\"widget\"}") + "," + configMap("c", "{\"app\":\"widget\"}") + "]",
                         "duplicate"),
                 composite("a null field", "[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\",\"labels\":{\"app\":\"widget\"}},"
-                        + "\"data\":null}]", "null"),
+                        + "\"data\":null}]", "null-value"),
                 composite("a null list item", "[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\",\"labels\":{\"app\":\"widget\"},"
-                        + "\"finalizers\":[null]}}]", "null"),
+                        + "\"finalizers\":[null]}}]", "null-value"),
                 new Row("a parent without selector", withoutSelector(syncRequest(false)),
                         "[" + configMap("c", "{\"app\":\"widget\"}") + "]", Set.of("selector")),
                 new Row("a parent with an empty selector", withSelector(syncRequest(false), "{}"),
