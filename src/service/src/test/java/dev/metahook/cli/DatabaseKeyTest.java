@@ -6,14 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class DatabaseKeyTest {
 
@@ -36,6 +42,29 @@ class DatabaseKeyTest {
         byte[] first = DatabaseKey.fromEnvironment(Map.of());
         assertEquals(32, first.length);
         assertFalse(Arrays.equals(first, DatabaseKey.fromEnvironment(Map.of())));
+    }
+
+    @Test
+    void aKeyMadeOutsideKubernetesIsNoWarning() {
+        assertEquals(List.of(Level.INFO), levelsLoggedWhileMaking(Map.of()));
+    }
+
+    @Test
+    void aKeyMadeInAPodIsAWarning() {
+        assertEquals(List.of(Level.WARN), levelsLoggedWhileMaking(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1")));
+    }
+
+    private static List<Level> levelsLoggedWhileMaking(Map<String, String> env) {
+        Logger logger = (Logger) LoggerFactory.getLogger(DatabaseKey.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            DatabaseKey.fromEnvironment(env);
+            return appender.list.stream().map(ILoggingEvent::getLevel).toList();
+        } finally {
+            logger.detachAppender(appender);
+        }
     }
 
     /**

@@ -126,7 +126,8 @@ public final class WarmUp {
                 }
                 return true;
             } catch (TimeoutException e) {
-                LOG.warn("warm-up not done within {} ms: ready anyway, the first calls will be slower", budget.toMillis());
+                // nothing to act on: a slow machine or a cold JIT, which the first calls finish warming
+                LOG.info("warm-up not done within {} ms: ready anyway, the first calls will be slower", budget.toMillis());
             } catch (ExecutionException e) {
                 LOG.warn("warm-up failed: {}; ready anyway", e.getCause().getMessage());
             } catch (Exception e) {
