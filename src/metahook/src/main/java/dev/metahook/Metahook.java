@@ -5,7 +5,6 @@ import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.server.HookServer;
 import dev.metahook.internal.server.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -51,14 +50,10 @@ public final class Metahook {
         long engineMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - called);
         HookServer server;
         try {
-            server = HookServer.start(engine, HookServer.Options.of(options.config()).warmUp(options.warmUp()).tracing(tracing));
+            server = HookServer.start(engine, serverOptions(options, tracing));
         } catch (RuntimeException e) {
             tracing.close();
             throw e;
-        }
-        if (options.meterRegistry() != null) {
-            // The server's registry is a composite around the Prometheus one /metrics serves (HookMetrics).
-            ((CompositeMeterRegistry) server.meterRegistry()).add(options.meterRegistry());
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("shutting down: not ready any more, letting calls in flight finish");
@@ -70,6 +65,11 @@ public final class Metahook {
                 controllers.names(), options.config().host(), server.port(), uptime,
                 uptime - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - called), engineMillis, server.startPhases());
         return new Serving(server);
+    }
+
+    private static HookServer.Options serverOptions(ServeOptions options, Tracing tracing) {
+        HookServer.Options server = HookServer.Options.of(options.config()).warmUp(options.warmUp()).tracing(tracing);
+        return options.meterRegistry() == null ? server : server.meters(options.meterRegistry());
     }
 
     /** The running server as a user sees it. */

@@ -8,9 +8,14 @@ import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import dev.metahook.testing.Requests;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** A service of one's own, as {@code Metahook.serve} starts it: its own meters are scraped with metahook's. */
 class MetahookServeTest {
@@ -39,6 +45,33 @@ class MetahookServeTest {
         } finally {
             server.shutdown();
         }
+    }
+
+    /**
+     * Micrometer warns when a registry joins a composite that has meters already (once a process, then at DEBUG):
+     * the user's joins before any is made.
+     */
+    @Test
+    void aRegistryOfTheUsersOwnJoinsBeforeAnyMeterSoMicrometerHasNothingToWarnAbout() {
+        Logger composite = (Logger) LoggerFactory.getLogger(CompositeMeterRegistry.class);
+        Level level = composite.getLevel();
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        composite.addAppender(logged);
+        composite.setLevel(Level.DEBUG);
+        Server server = null;
+        try {
+            server = Metahook.serve(Controllers.builder().composite("widget", Widget.class, new WidgetController()).build(),
+                    ServeOptions.defaults().host("127.0.0.1").port(0).clock(TestServer.CLOCK).meterRegistry(new SimpleMeterRegistry()).build());
+        } finally {
+            composite.detachAppender(logged);
+            composite.setLevel(level);
+            if (server != null) {
+                server.shutdown();
+            }
+        }
+        assertEquals(List.of(), logged.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(message -> message.contains("already has registered Meters")).toList());
     }
 
     /** A registry of the user's own gets the hook metrics (and /metrics keeps serving Prometheus). */

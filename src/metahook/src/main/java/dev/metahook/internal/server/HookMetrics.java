@@ -1,5 +1,6 @@
 package dev.metahook.internal.server;
 
+import dev.metahook.api.Controllers;
 import dev.metahook.internal.engine.HookAnswer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -35,6 +36,8 @@ final class HookMetrics {
             Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
     private static final double[] CHILDREN_BUCKETS = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000};
     private static final Set<String> HOOKS = Set.of("sync", "finalize", "customize");
+    /** The outcome of a hook's answered call, the series each route starts with. */
+    private static final Map<String, String> ANSWERED = Map.of("sync", "synced", "finalize", "finalized", "customize", "customized");
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
@@ -44,9 +47,22 @@ final class HookMetrics {
     /** The warm-up's calls, recorded apart from the served ones, made on the first warm-up call. */
     private volatile Calls rehearsals;
 
-    HookMetrics(Set<String> controllers) {
-        this.controllers = Set.copyOf(controllers);
+    HookMetrics(Controllers controllers) {
+        this(controllers, null);
+    }
+
+    /**
+     * With {@code also}, a registry of the service's own, added before any meter so it gets each as it is made.
+     * Each route's calls and refusals are on {@code /metrics} from the start, at zero, so a dashboard shows a rate
+     * of zero rather than no data until the first call.
+     */
+    HookMetrics(Controllers controllers, MeterRegistry also) {
+        this.controllers = Set.copyOf(controllers.names());
         registry.add(prometheus);
+        if (also != null) {
+            registry.add(also);
+        }
+        controllers.names().forEach(name -> controllers.hooks(name).forEach(hook -> calls.expect(name, hook.segment())));
         Gauge.builder("metahook.build.info", () -> 1)
                 .description("The metahook version and the Java version the service runs on; always 1")
                 .tags("version", version(), "java_version", System.getProperty("java.version", "unknown")).register(registry);
@@ -153,6 +169,12 @@ final class HookMetrics {
             this.registry = registry;
         }
 
+        /** Makes a route's meters before its first call: its answered calls and its refusals, both at zero. */
+        void expect(String controller, String hook) {
+            meters.computeIfAbsent(new CallKey(controller, hook, ANSWERED.get(hook), 200), this::meters);
+            refused(controller, hook);
+        }
+
         void record(CallKey key, HookAnswer answer, Duration took) {
             CallMeters call = meters.computeIfAbsent(key, this::meters);
             call.requests().record(took);
@@ -174,14 +196,17 @@ final class HookMetrics {
                             "code", Integer.toString(key.status()))
                     .serviceLevelObjectives(LATENCY_BUCKETS)
                     .register(registry);
-            Counter refused = "response-refused".equals(key.outcome()) ? Counter.builder("metahook.hook.refused")
-                    .description("Answers the guards refused to send")
-                    .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
+            Counter refused = "response-refused".equals(key.outcome()) ? refused(key.controller(), key.hook()) : null;
             Counter notModified = key.status() == 304 ? Counter.builder("metahook.hook.not.modified")
                     .description("Answers replaced by 304 Not Modified")
                     .tags("controller", key.controller(), "hook", key.hook()).register(registry) : null;
             return new CallMeters(requests, children("observed", key.controller(), key.hook()),
                     children("desired", key.controller(), key.hook()), refused, notModified);
+        }
+
+        private Counter refused(String controller, String hook) {
+            return Counter.builder("metahook.hook.refused").description("Answers the guards refused to send")
+                    .tags("controller", controller, "hook", hook).register(registry);
         }
 
         private DistributionSummary children(String kind, String controller, String hook) {

@@ -60,23 +60,29 @@ public final class HookServer implements AutoCloseable {
      * How a server starts: its configuration, the warm-up calls it makes before it reports ready (none
      * unless given), where the span of every hook call goes ({@link Tracing#OFF} unless given; the server
      * closes, so flushes, it when it stops), and the memory budget of the calls in flight (sized from the
-     * heap unless a test gives a small one to reach the overload).
+     * heap unless a test gives a small one to reach the overload), and a registry of the service's own that
+     * gets every meter (none unless given).
      */
-    public record Options(ServerConfig config, WarmUp warmUp, Tracing tracing, MemoryBudget budget) {
+    public record Options(ServerConfig config, WarmUp warmUp, Tracing tracing, MemoryBudget budget, MeterRegistry meters) {
         public static Options of(ServerConfig config) {
-            return new Options(config, WarmUp.none(), Tracing.OFF, MemoryBudget.ofHeap());
+            return new Options(config, WarmUp.none(), Tracing.OFF, MemoryBudget.ofHeap(), null);
         }
 
         public Options warmUp(WarmUp calls) {
-            return new Options(config, calls, tracing, budget);
+            return new Options(config, calls, tracing, budget, meters);
         }
 
         public Options tracing(Tracing spans) {
-            return new Options(config, warmUp, spans, budget);
+            return new Options(config, warmUp, spans, budget, meters);
+        }
+
+        /** A registry of the service's own that gets every meter, added before the first one is registered. */
+        public Options meters(MeterRegistry registry) {
+            return new Options(config, warmUp, tracing, budget, registry);
         }
 
         Options budget(MemoryBudget calls) {
-            return new Options(config, warmUp, tracing, calls);
+            return new Options(config, warmUp, tracing, calls, meters);
         }
     }
 
@@ -184,7 +190,7 @@ public final class HookServer implements AutoCloseable {
 
         Routes(Options options, HookEngine engine) {
             this.config = options.config();
-            this.metrics = new HookMetrics(engine.controllers().names());
+            this.metrics = new HookMetrics(engine.controllers(), options.meters());
             this.drain = new Drain(config.shutdownIdle());
             this.warmUp = options.warmUp().start(engine);
             this.handler = new HookHandler(engine, metrics, new CallSpans(options.tracing(), engine.controllers()),

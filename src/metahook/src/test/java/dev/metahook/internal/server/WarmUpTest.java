@@ -73,7 +73,9 @@ class WarmUpTest {
             assertEquals(5, widgets.calls.get());
             assertEquals(List.of(), calls.list, "no call log line for a warm-up call");
             String before = metrics(server.port());
-            assertFalse(before.contains("controller=\"widget\",hook=\"sync\""), "no hook call counted:\n" + before);
+            assertTrue(before.contains(
+                    "metahook_hook_requests_seconds_count{code=\"200\",controller=\"widget\",hook=\"sync\",outcome=\"synced\"} 0\n"),
+                    "no hook call counted:\n" + before);
             assertTrue(before.contains("metahook_hook_in_flight 0"), before);
 
             given().port(server.port()).body(WIDGET_SYNC).post("/widget/sync").then().statusCode(200);
