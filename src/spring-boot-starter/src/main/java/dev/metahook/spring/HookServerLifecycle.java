@@ -7,7 +7,6 @@ import dev.metahook.internal.server.HookServer;
 import dev.metahook.internal.server.ServerConfig;
 import dev.metahook.internal.server.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -74,13 +73,11 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
 
     @Override
     public synchronized void start() {
-        HookServer started = HookServer.start(new HookEngine(controllers, Clock.systemUTC()),
-                HookServer.Options.of(config).tracing(tracing.get()));
+        HookServer.Options options = HookServer.Options.of(config).tracing(tracing.get());
         MeterRegistry registry = applicationRegistry.get();
-        if (registry != null) {
-            // The server's registry is a composite around the Prometheus one its /metrics serves.
-            ((CompositeMeterRegistry) started.meterRegistry()).add(registry);
-        }
+        // added before the server makes its first meter, so the application's registry gets each one
+        HookServer started = HookServer.start(new HookEngine(controllers, Clock.systemUTC()),
+                registry == null ? options : options.meters(registry));
         server = started;
         LOG.info("metahook serving {} on {}:{}", controllers.names(), config.host(), started.port());
     }
