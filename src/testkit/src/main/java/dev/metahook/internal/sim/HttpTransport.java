@@ -282,22 +282,7 @@ final class HttpTransport {
         }
 
         private int read() throws IOException {
-            long left = remaining(deadline);
-            if (left <= 0) {
-                throw timeout();
-            }
-            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            int b;
-            try {
-                b = in.read();
-            } catch (SocketTimeoutException e) {
-                throw timeout();
-            } catch (SocketException e) {
-                if (any) {
-                    throw new Answer.Cut(e.getMessage() + " after the answer began");
-                }
-                throw e;
-            }
+            int b = next();
             if (b < 0) {
                 if (any) {
                     throw new Answer.Cut("the connection closed in the middle of the answer");
@@ -306,6 +291,25 @@ final class HttpTransport {
             }
             any = true;
             return b;
+        }
+
+        /** The next byte, or -1 at the end of the stream, waiting no later than the deadline. */
+        private int next() throws IOException {
+            long left = remaining(deadline);
+            if (left <= 0) {
+                throw timeout();
+            }
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            try {
+                return in.read();
+            } catch (SocketTimeoutException e) {
+                throw timeout();
+            } catch (SocketException e) {
+                if (any) {
+                    throw new Answer.Cut(e.getMessage() + " after the answer began");
+                }
+                throw e;
+            }
         }
 
         private SocketTimeoutException timeout() {
@@ -358,23 +362,10 @@ final class HttpTransport {
 
         byte[] toEnd() throws IOException {
             ByteArrayOutputStream body = new ByteArrayOutputStream();
-            while (true) {
-                long left = remaining(deadline);
-                if (left <= 0) {
-                    throw timeout();
-                }
-                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-                int b;
-                try {
-                    b = in.read();
-                } catch (SocketTimeoutException e) {
-                    throw timeout();
-                }
-                if (b < 0) {
-                    return body.toByteArray();
-                }
+            for (int b = next(); b >= 0; b = next()) {
                 body.write(b);
             }
+            return body.toByteArray();
         }
     }
 }
