@@ -32,12 +32,14 @@ import java.util.concurrent.TimeUnit;
  * on 127.0.0.1, {@code target/metahook.jar} as a process, and the simulator playing Metacontroller
  * through the API server, one simulation per controller. Workloads become ready when a test says so.
  * Besides metahook's CRDs the API server has Metacontroller's own CRDs, as Metacontroller v4.17.2 installs them
- * ({@code src/e2e/crds/metacontroller-crds-v1-v4.17.2.yaml}: CompositeController, DecoratorController, ControllerRevision).
+ * (the captured fixture {@code metacontroller-crds-v1-v4.17.2.yaml} of {@code src/test-support}: CompositeController,
+ * DecoratorController, ControllerRevision).
  */
 final class LocalRig implements Rig {
     private static final String NAMESPACE = "default";
     /** Metacontroller's CRDs as v4.17.2 ships them (manifests/production/metacontroller-crds-v1.yaml of its repository). */
-    static final String METACONTROLLER_CRDS = "src/e2e/crds/metacontroller-crds-v1-v4.17.2.yaml";
+    static final String METACONTROLLER_CRDS =
+            "src/test-support/src/main/resources/fixtures/metacontroller/metacontroller-crds-v1-v4.17.2.yaml";
     /** The kinds each controller's simulation reads and writes: its parent, then its children. */
     private static final Map<String, List<String[]>> KINDS = Map.of(
             "webapp", List.of(new String[] {"metahook.dev/v1", "WebApp"}, new String[] {"apps/v1", "Deployment"},
