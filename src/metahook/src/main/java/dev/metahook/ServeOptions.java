@@ -136,13 +136,13 @@ public final class ServeOptions {
 
         /** Serve HTTPS with this PEM certificate chain and key ({@code TLS_CERT_FILE}, {@code TLS_KEY_FILE}). */
         public Builder tls(Path certificateFile, Path keyFile) {
-            config = config.withTls(new ServerConfig.Tls(certificateFile, keyFile, config.tls().clientCaFile()));
+            config = config.withTls(new ServerConfig.Tls(certificateFile, keyFile, config.tls().clientCaFile(), config.tls().expiryWarningDays()));
             return this;
         }
 
         /** Require client certificates that chain to this PEM CA bundle ({@code TLS_CLIENT_CA_FILE}); needs {@link #tls}. */
         public Builder clientCaFile(Path caFile) {
-            config = config.withTls(new ServerConfig.Tls(config.tls().certFile(), config.tls().keyFile(), caFile));
+            config = config.withTls(new ServerConfig.Tls(config.tls().certFile(), config.tls().keyFile(), caFile, config.tls().expiryWarningDays()));
             return this;
         }
 

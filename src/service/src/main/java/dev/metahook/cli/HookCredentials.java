@@ -1,20 +1,22 @@
 package dev.metahook.cli;
 
+import dev.metahook.internal.credentials.CertificateChecks;
+import dev.metahook.internal.credentials.CredentialFiles;
+import dev.metahook.internal.credentials.PeerTrust;
+import dev.metahook.internal.credentials.UnusableCredential;
 import dev.metahook.internal.server.PemFiles;
 import dev.metahook.internal.sim.HttpHook;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.TrustManager;
 
 /**
  * {@code --token-file}, {@code --cacert}, {@code --cert} and {@code --key}: what {@code check} and {@code render} call a
@@ -51,48 +53,33 @@ final class HookCredentials {
         return new HttpHook.Credentials(token, tls);
     }
 
-    /** The first line of the file, without the spaces around it, as a mounted Secret holds a token. */
+    /** The first line of the file, without the spaces around it or a byte order mark, as a mounted Secret holds a token. */
     private static String token(Path file) {
-        String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UsageException("--token-file " + file + ": no such file");
-        } catch (IOException e) {
-            throw new UsageException("--token-file " + file + ": cannot be read: " + e.getMessage());
+            return CredentialFiles.lines("--token-file", file).get(0);
+        } catch (UnusableCredential e) {
+            throw new UsageException(e.getMessage());
         }
-        String token = text.lines().findFirst().orElse("").strip();
-        if (token.isEmpty()) {
-            throw new UsageException("--token-file " + file + ": holds no token (its first line is empty)");
-        }
-        return token;
     }
 
-    /** Trust the CA of {@code caFile} (else the JDK's default trust), present the client certificate when given. */
+    /**
+     * Trust the CAs of {@code caFile} (else the Java runtime's), present the client certificate when given; a
+     * client certificate out of its validity or a key that is not its key is refused before any call.
+     */
     private static SSLContext tls(Path caFile, Path certFile, Path keyFile) {
         try {
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            if (caFile == null) {
-                trust.init((KeyStore) null);
-            } else {
-                KeyStore cas = KeyStore.getInstance("PKCS12");
-                cas.load(null, null);
-                List<X509Certificate> bundle = read(caFile, "--cacert");
-                for (int i = 0; i < bundle.size(); i++) {
-                    cas.setCertificateEntry("ca-" + i, bundle.get(i));
-                }
-                trust.init(cas);
-            }
+            PeerTrust trust = caFile == null ? new PeerTrust("the Java runtime's trusted CAs (give the hook's CA with --cacert)", null)
+                    : new PeerTrust("--cacert " + caFile, certificates("--cacert", caFile));
             KeyManagerFactory keys = null;
             if (certFile != null) {
-                List<X509Certificate> chain = read(certFile, "--cert");
-                PrivateKey key;
-                try {
-                    key = PemFiles.privateKey(keyFile);
-                } catch (NoSuchFileException e) {
-                    throw new UsageException("--key " + keyFile + ": no such file");
-                } catch (IOException | GeneralSecurityException e) {
-                    throw new UsageException("--key " + keyFile + ": " + e.getMessage());
+                List<X509Certificate> chain = certificates("--cert", certFile);
+                String invalid = CertificateChecks.validity(chain.get(0), Instant.now());
+                if (invalid != null) {
+                    throw new UnusableCredential("--cert", certFile, invalid);
+                }
+                PrivateKey key = privateKey(keyFile);
+                if (!CertificateChecks.isKeyOf(key, chain.get(0))) {
+                    throw new UnusableCredential("--key", keyFile, CertificateChecks.NOT_ITS_KEY + " (--cert " + certFile + ")");
                 }
                 KeyStore store = KeyStore.getInstance("PKCS12");
                 store.load(null, null);
@@ -102,20 +89,30 @@ final class HookCredentials {
                 keys.init(store, password);
             }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
+            context.init(keys == null ? null : keys.getKeyManagers(), new TrustManager[] {trust}, null);
             return context;
+        } catch (UnusableCredential e) {
+            throw new UsageException(e.getMessage());
         } catch (IOException | GeneralSecurityException e) {
             throw new UsageException("the TLS context for the hook cannot be made: " + e.getMessage());
         }
     }
 
-    private static List<X509Certificate> read(Path file, String option) {
+    private static List<X509Certificate> certificates(String option, Path file) throws UnusableCredential {
+        byte[] content = CredentialFiles.read(option, file);
         try {
-            return PemFiles.certificates(file);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(option + " " + file + ": no such file");
-        } catch (IOException | GeneralSecurityException e) {
-            throw new UsageException(option + " " + file + ": " + e.getMessage());
+            return PemFiles.certificates(file, content);
+        } catch (GeneralSecurityException e) {
+            throw new UsageException(option + " " + e.getMessage());
+        }
+    }
+
+    private static PrivateKey privateKey(Path file) throws UnusableCredential {
+        byte[] content = CredentialFiles.read("--key", file);
+        try {
+            return PemFiles.privateKey(file, content);
+        } catch (GeneralSecurityException e) {
+            throw new UsageException("--key " + e.getMessage());
         }
     }
 }

@@ -1,9 +1,8 @@
 package dev.metahook.internal.server;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.metahook.internal.credentials.CredentialFiles;
+import dev.metahook.internal.credentials.UnusableCredential;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -59,7 +58,7 @@ final class Authenticator {
         this.passwords = config.basicPasswordFile() == null ? null : new WatchedFile(config.basicPasswordFile(), "AUTH_BASIC_PASSWORD_FILE");
         for (WatchedFile file : new WatchedFile[] {tokens, usernames, passwords}) {
             if (file != null && file.values().isEmpty()) {
-                throw new IllegalArgumentException(file.setting + " (" + file.path + "): " + file.problem);
+                throw new IllegalArgumentException(file.setting + " " + file.path + ": " + file.problem);
             }
         }
         if (usernames != null && users().passwords == null) {
@@ -219,32 +218,21 @@ final class Authenticator {
         private void reloadIfChanged() {
             byte[] bytes;
             try {
-                bytes = Files.readAllBytes(path);
-            } catch (IOException | UncheckedIOException e) {
-                fail("cannot be read (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+                bytes = CredentialFiles.read(setting, path);
+            } catch (UnusableCredential e) {
+                fail(e.why());
                 return;
             }
             if (Arrays.equals(bytes, content)) {
                 return;
             }
             content = bytes;
-            List<String> lines = withoutByteOrderMark(new String(bytes, StandardCharsets.UTF_8)).lines().map(String::strip)
-                    .filter(line -> !line.isEmpty()).toList();
-            if (lines.isEmpty()) {
-                fail("holds no credentials");
-                return;
-            }
-            values = lines;
-            digests = lines.stream().map(Authenticator::sha256).toList();
+            values = CredentialFiles.lines(bytes);
+            digests = values.stream().map(Authenticator::sha256).toList();
             if (problem != null) {
-                LOG.info("{} ({}) holds credentials again", setting, path);
+                LOG.info("{} {} holds credentials again", setting, path);
             }
             problem = null;
-        }
-
-        /** The text without the byte order mark some editors and tools begin a UTF-8 file with (kubectl keeps it in a Secret). */
-        private static String withoutByteOrderMark(String text) {
-            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         }
 
         /** No values: every call is refused until the file is right again. */
@@ -252,12 +240,10 @@ final class Authenticator {
             values = List.of();
             digests = List.of();
             if (!why.equals(problem) && read) {
-                LOG.error("{} ({}) {}: refusing every hook call until it holds credentials again", setting, path, why);
+                LOG.error("{} {}: {}: refusing every hook call until it holds credentials again", setting, path, why);
             }
             problem = why;
-            if (!why.startsWith("holds")) {
-                content = null;
-            }
+            content = null;
         }
     }
 }

@@ -16,11 +16,13 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.internal.HttpConnection;
 
 /**
- * Bounds the time a request line and headers may take: a connection that has been part-way through
- * them for longer than {@link #DEADLINE} is closed. Jetty reads headers without holding a thread,
- * but a client sending them a byte a second would otherwise keep its connection (and its buffers)
- * for as long as it likes, since the keep-alive idle timeout never fires on a connection that
- * trickles. Checked once a second.
+ * Bounds the time a request line and headers may take, and on a TLS connection the handshake before
+ * them: a connection that has been part-way through them for longer than {@link #DEADLINE} is closed.
+ * Jetty reads headers without holding a thread, but a client sending them a byte a second would
+ * otherwise keep its connection (and its buffers) for as long as it likes, since the keep-alive idle
+ * timeout never fires on a connection that trickles; a TLS connection that never finishes its handshake
+ * would keep it until the idle timeout. Every listener of the server is watched (the hook port and the
+ * management port each have one). Checked once a second.
  */
 final class HeaderDeadline implements AutoCloseable {
     static final Duration DEADLINE = Duration.ofSeconds(10);
@@ -61,9 +63,16 @@ final class HeaderDeadline implements AutoCloseable {
         midHeaderSince.keySet().retainAll(midHeader);
     }
 
-    /** Whether the connection has received part of a request line or headers, and not all of them. */
+    /**
+     * Whether the connection is part-way through its head: on TLS, the handshake not done yet (the session the
+     * engine has is the JDK's null session, of protocol {@code NONE}, until it is); then part of a request line
+     * or headers received, and not all of them.
+     */
     private static boolean midHeader(Connection connection) {
         if (connection instanceof SslConnection tls) {
+            if ("NONE".equals(tls.getSSLEngine().getSession().getProtocol())) {
+                return true;
+            }
             connection = tls.getSslEndPoint().getConnection();
         }
         return connection instanceof HttpConnection http && http.getParser().inHeaderState() && !http.getParser().isStart();

@@ -238,7 +238,7 @@ public final class HookServer implements AutoCloseable {
         /** The hook listener; it accepts in its selector (no acceptor thread), so the drain can take what the kernel queued before it closes. */
         private ServerConnector connector(Server server, HttpConfiguration http) {
             if (config.tls().enabled()) {
-                tls.set(TlsConnector.create(server, http, config.tls()));
+                tls.set(TlsConnector.create(server, http, config.tls(), metrics.registry()));
             }
             ServerConnector connector = tls.get() != null ? tls.get().connector() : new ServerConnector(server, 0, -1, new HttpConnectionFactory(http));
             connector.setHost(config.host());

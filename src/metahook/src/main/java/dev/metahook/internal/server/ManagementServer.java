@@ -14,15 +14,17 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The management port ({@code MANAGEMENT_PORT}): plain HTTP serving only {@code /healthz},
  * {@code /readyz} and {@code /metrics}, so kubelet probes and Prometheus reach them when the hook port
  * requires TLS and a client certificate. Its own few threads keep probes answered while the hook
- * port is busy. No hook is served here.
+ * port is busy, and the hook port's {@link HeaderDeadline} bounds a request's head. No hook is served here.
  */
 final class ManagementServer implements AutoCloseable {
     private static final int THREADS = 6;
 
     private final Javalin app;
+    private final HeaderDeadline headerDeadline;
 
     private ManagementServer(Javalin app) {
         this.app = app;
+        this.headerDeadline = HeaderDeadline.watch(app.jettyServer().server());
     }
 
     /** Starts listening with the health and metrics routes {@code routes} adds. */
@@ -63,6 +65,7 @@ final class ManagementServer implements AutoCloseable {
 
     @Override
     public void close() {
+        headerDeadline.close();
         app.stop();
     }
 }

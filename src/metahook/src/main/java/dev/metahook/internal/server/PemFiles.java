@@ -53,7 +53,7 @@ public final class PemFiles {
     }
 
     /** The certificates of {@code content}, read from {@code file}: at least one. */
-    static List<X509Certificate> certificates(Path file, byte[] content) throws GeneralSecurityException {
+    public static List<X509Certificate> certificates(Path file, byte[] content) throws GeneralSecurityException {
         List<Block> blocks = blocks(file, content);
         CertificateFactory factory = CertificateFactory.getInstance("X.509");
         List<X509Certificate> certificates = new ArrayList<>();
@@ -79,7 +79,7 @@ public final class PemFiles {
     }
 
     /** The one private key of {@code content}, read from {@code file}. */
-    static PrivateKey privateKey(Path file, byte[] content) throws GeneralSecurityException {
+    public static PrivateKey privateKey(Path file, byte[] content) throws GeneralSecurityException {
         List<Block> blocks = blocks(file, content);
         List<Block> keys = blocks.stream().filter(b -> b.label().endsWith("PRIVATE KEY")).toList();
         if (keys.isEmpty()) {

@@ -44,9 +44,25 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         }
     }
 
-    /** PEM files: the server's certificate chain and key, and optionally the CA bundle client certificates must chain to. */
-    public record Tls(Path certFile, Path keyFile, Path clientCaFile) {
+    /**
+     * PEM files: the server's certificate chain and key, and optionally the CA bundle client certificates must chain
+     * to; and how many days before the certificate expires a warning says so ({@code TLS_EXPIRY_WARNING_DAYS}, default
+     * 7; 0 for none before it has expired).
+     */
+    public record Tls(Path certFile, Path keyFile, Path clientCaFile, int expiryWarningDays) {
+        public static final int DEFAULT_EXPIRY_WARNING_DAYS = 7;
         public static final Tls NONE = new Tls(null, null, null);
+
+        public Tls {
+            if (expiryWarningDays < 0 || expiryWarningDays > 3650) {
+                throw new IllegalArgumentException("TLS_EXPIRY_WARNING_DAYS must be between 0 and 3650, got " + expiryWarningDays);
+            }
+        }
+
+        /** With the default expiry warning. */
+        public Tls(Path certFile, Path keyFile, Path clientCaFile) {
+            this(certFile, keyFile, clientCaFile, DEFAULT_EXPIRY_WARNING_DAYS);
+        }
 
         public boolean enabled() {
             return certFile != null;
@@ -115,7 +131,8 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
                 Duration.ofSeconds(integer(env, "IDLE_TIMEOUT_SECONDS", (int) defaults.idleTimeout().getSeconds())),
                 Duration.ofSeconds(integer(env, "SHUTDOWN_TIMEOUT_SECONDS", (int) defaults.shutdownTimeout().getSeconds())),
                 new Auth(path(env, "AUTH_BEARER_TOKEN_FILE"), path(env, "AUTH_BASIC_USERNAME_FILE"), path(env, "AUTH_BASIC_PASSWORD_FILE")),
-                new Tls(path(env, "TLS_CERT_FILE"), path(env, "TLS_KEY_FILE"), path(env, "TLS_CLIENT_CA_FILE")),
+                new Tls(path(env, "TLS_CERT_FILE"), path(env, "TLS_KEY_FILE"), path(env, "TLS_CLIENT_CA_FILE"),
+                        integer(env, "TLS_EXPIRY_WARNING_DAYS", Tls.DEFAULT_EXPIRY_WARNING_DAYS)),
                 integer(env, "MANAGEMENT_PORT", NO_MANAGEMENT_PORT),
                 Duration.ofSeconds(integer(env, "SHUTDOWN_IDLE_SECONDS", (int) defaults.shutdownIdle().getSeconds())),
                 integer(env, "ACCEPT_QUEUE_SIZE", defaults.acceptQueueSize()));

@@ -1,18 +1,23 @@
 package dev.metahook.internal.server;
 
+import dev.metahook.internal.credentials.CertificateChecks;
+import dev.metahook.internal.credentials.CredentialFiles;
+import dev.metahook.internal.credentials.UnusableCredential;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
-import java.security.PublicKey;
-import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,12 +46,17 @@ import org.slf4j.LoggerFactory;
  * and, with a client CA bundle, a client certificate required from every caller. The files are
  * looked at again every {@link #RECHECK_SECONDS} seconds and a new certificate and key (or CA bundle)
  * is served from the next handshake on, as cert-manager renews them in place; files that are broken,
- * half-written, do not match or are gone leave the pair in service as it is, and say so in the log.
- * The files are read with the JDK alone ({@link PemFiles}).
+ * half-written, do not match, are out of their validity or are gone leave the pair in service as it is,
+ * say so in the log and count it. A certificate out of its validity, or a key not its own, stops the start.
+ * The served certificate's expiry is a gauge, and a warning when it is near. The files are read with the
+ * JDK alone ({@link PemFiles}).
  */
 final class TlsConnector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TlsConnector.class);
     static final long RECHECK_SECONDS = 10;
+    private static final String CERT = "TLS_CERT_FILE";
+    private static final String KEY = "TLS_KEY_FILE";
+    private static final String CLIENT_CA = "TLS_CLIENT_CA_FILE";
 
     private final ServerConfig.Tls tls;
     private final SwappableKeys keys;
@@ -57,22 +67,32 @@ final class TlsConnector implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    private final Counter refusedRenewals;
     private List<byte[]> served;
+    private volatile X509Certificate certificate;
     private String problem;
 
-    private TlsConnector(Server server, HttpConfiguration http, ServerConfig.Tls tls) {
+    private TlsConnector(Server server, HttpConfiguration http, ServerConfig.Tls tls, MeterRegistry meters) {
         this.tls = tls;
         List<byte[]> files;
         Material material;
         try {
             files = read(tls);
-            material = material(tls, files);
-        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            material = material(tls, files, Instant.now());
+        } catch (UnusableCredential e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used: " + e.getMessage(), e);
         }
         this.served = files;
+        this.certificate = material.certificate();
         this.keys = new SwappableKeys(material.keys());
         this.trust = material.trust() == null ? null : new SwappableTrust(material.trust());
+        this.refusedRenewals = Counter.builder("metahook.tls.renewals.refused")
+                .description("Changed TLS files not taken up (expired, not yet valid, a key not the certificate's, unreadable): the last good pair stays")
+                .register(meters);
+        Gauge.builder("metahook.tls.certificate.expiry", this, TlsConnector::secondsLeft)
+                .description("Seconds until the served TLS certificate expires (its notAfter)").baseUnit("seconds").register(meters);
         SslContextFactory.Server factory = new SslContextFactory.Server();
         factory.setSslContext(sslContext(keys, trust));
         factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
@@ -84,11 +104,21 @@ final class TlsConnector implements AutoCloseable {
         this.connector = new ServerConnector(server, 0, -1, new SslConnectionFactory(factory, "http/1.1"), new HttpConnectionFactory(https));
     }
 
-    /** The connector, with the files checked for renewal from now on until {@link #close()}. */
-    static TlsConnector create(Server server, HttpConfiguration http, ServerConfig.Tls tls) {
-        TlsConnector created = new TlsConnector(server, http, tls);
+    /**
+     * The connector, with the files checked for renewal from now on until {@link #close()}, and the served
+     * certificate's expiry looked at now and once a day; its meters go to {@code meters}.
+     */
+    static TlsConnector create(Server server, HttpConfiguration http, ServerConfig.Tls tls, MeterRegistry meters) {
+        TlsConnector created = new TlsConnector(server, http, tls, meters);
+        created.warnIfExpiring(Instant.now());
         created.checker.scheduleWithFixedDelay(created::reloadIfChanged, RECHECK_SECONDS, RECHECK_SECONDS, TimeUnit.SECONDS);
+        created.checker.scheduleAtFixedRate(() -> created.warnIfExpiring(Instant.now()), 1, 1, TimeUnit.DAYS);
         return created;
+    }
+
+    /** With meters no one scrapes. */
+    static TlsConnector create(Server server, HttpConfiguration http, ServerConfig.Tls tls) {
+        return create(server, http, tls, new SimpleMeterRegistry());
     }
 
     ServerConnector connector() {
@@ -98,21 +128,24 @@ final class TlsConnector implements AutoCloseable {
     /**
      * Looks at the files now (the checker does every {@link #RECHECK_SECONDS} s) and serves what they
      * hold when it changed and can be used; true when a new pair (or CA bundle) is served from now on.
+     * Files that cannot be used leave the last good pair in service, counted and said once per problem.
      */
     synchronized boolean reloadIfChanged() {
         List<byte[]> files;
         Material material;
+        Instant now = Instant.now();
         try {
             files = read(tls);
             if (same(files, served)) {
                 return false;
             }
-            material = material(tls, files);
-        } catch (IOException | GeneralSecurityException | RuntimeException e) {
-            String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+            material = material(tls, files, now);
+        } catch (UnusableCredential | IOException | GeneralSecurityException | RuntimeException e) {
+            String why = e instanceof UnusableCredential ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage();
             if (!why.equals(problem)) {
-                LOG.warn("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE changed and cannot be used ({}): still serving the certificate"
-                        + " loaded before", why);
+                refusedRenewals.increment();
+                LOG.warn("{}: a renewal refused, still serving the certificate loaded before (valid until {})", why,
+                        CertificateChecks.date(certificate.getNotAfter().toInstant()));
             }
             problem = why;
             return false;
@@ -122,10 +155,31 @@ final class TlsConnector implements AutoCloseable {
             trust.delegate = material.trust();
         }
         served = files;
+        certificate = material.certificate();
         problem = null;
         LOG.info("TLS certificate reloaded from {}: serving {} (valid until {})", tls.certFile(),
                 material.certificate().getSubjectX500Principal().getName(), material.certificate().getNotAfter().toInstant());
+        warnIfExpiring(now);
         return true;
+    }
+
+    /** A WARN when the served certificate expires within {@code TLS_EXPIRY_WARNING_DAYS} of {@code now}, or has expired. */
+    void warnIfExpiring(Instant now) {
+        Instant notAfter = certificate.getNotAfter().toInstant();
+        if (tls.expiryWarningDays() == 0 && now.isBefore(notAfter)) {
+            return;
+        }
+        if (!now.isBefore(notAfter)) {
+            LOG.warn("TLS_CERT_FILE {}: the certificate served expired on {}: every handshake fails until it is renewed",
+                    tls.certFile(), CertificateChecks.date(notAfter));
+        } else if (now.plus(Duration.ofDays(tls.expiryWarningDays())).isAfter(notAfter)) {
+            LOG.warn("TLS_CERT_FILE {}: the certificate served expires on {}, within TLS_EXPIRY_WARNING_DAYS ({} days): renew it before then",
+                    tls.certFile(), CertificateChecks.date(notAfter), tls.expiryWarningDays());
+        }
+    }
+
+    private double secondsLeft() {
+        return (certificate.getNotAfter().getTime() - System.currentTimeMillis()) / 1000.0;
     }
 
     @Override
@@ -139,13 +193,19 @@ final class TlsConnector implements AutoCloseable {
 
     /**
      * What the files hold, as {@link #read} read them (the bytes the change check compares): the certificate
-     * chain, its key and the client CA bundle if there is one.
+     * chain, its key and the client CA bundle if there is one. The certificate must be valid at {@code now}
+     * and the key its key.
      */
-    private static Material material(ServerConfig.Tls tls, List<byte[]> files) throws GeneralSecurityException, IOException {
-        List<X509Certificate> chain = PemFiles.certificates(tls.certFile(), files.get(0));
-        PrivateKey key = PemFiles.privateKey(tls.keyFile(), files.get(1));
-        if (!matches(key, chain.get(0).getPublicKey())) {
-            throw new GeneralSecurityException("the key in " + tls.keyFile() + " is not the key of the certificate in " + tls.certFile());
+    private static Material material(ServerConfig.Tls tls, List<byte[]> files, Instant now)
+            throws GeneralSecurityException, IOException, UnusableCredential {
+        List<X509Certificate> chain = parsed(CERT, tls.certFile(), () -> PemFiles.certificates(tls.certFile(), files.get(0)));
+        PrivateKey key = parsed(KEY, tls.keyFile(), () -> PemFiles.privateKey(tls.keyFile(), files.get(1)));
+        String invalid = CertificateChecks.validity(chain.get(0), now);
+        if (invalid != null) {
+            throw new UnusableCredential(CERT, tls.certFile(), invalid);
+        }
+        if (!CertificateChecks.isKeyOf(key, chain.get(0))) {
+            throw new UnusableCredential(KEY, tls.keyFile(), CertificateChecks.NOT_ITS_KEY + " (" + CERT + " " + tls.certFile() + ")");
         }
         char[] password = "in memory only".toCharArray();
         KeyStore identity = KeyStore.getInstance("PKCS12");
@@ -157,7 +217,7 @@ final class TlsConnector implements AutoCloseable {
         if (tls.clientCaFile() != null) {
             KeyStore authorities = KeyStore.getInstance("PKCS12");
             authorities.load(null, null);
-            List<X509Certificate> bundle = PemFiles.certificates(tls.clientCaFile(), files.get(2));
+            List<X509Certificate> bundle = parsed(CLIENT_CA, tls.clientCaFile(), () -> PemFiles.certificates(tls.clientCaFile(), files.get(2)));
             for (int i = 0; i < bundle.size(); i++) {
                 authorities.setCertificateEntry("ca-" + i, bundle.get(i));
             }
@@ -168,50 +228,27 @@ final class TlsConnector implements AutoCloseable {
         return new Material((X509ExtendedKeyManager) keys.getKeyManagers()[0], trust, chain.get(0));
     }
 
-    /** Whether the private key signs what the certificate's public key verifies. */
-    private static boolean matches(PrivateKey key, PublicKey certified) throws GeneralSecurityException {
-        if (!key.getAlgorithm().equals(certified.getAlgorithm())) {
-            return false;
+    /** What a PEM file holds, or why it cannot be read as that, with its setting named. */
+    private static <T> T parsed(String setting, Path file, Pem<T> read) throws UnusableCredential {
+        try {
+            return read.read();
+        } catch (GeneralSecurityException e) {
+            throw new UnusableCredential(setting, file, e);
         }
-        String algorithm = switch (key.getAlgorithm()) {
-            case "RSA" -> "SHA256withRSA";
-            case "EC" -> "SHA256withECDSA";
-            case "Ed25519", "Ed448", "EdDSA" -> key.getAlgorithm();
-            default -> null;
-        };
-        if (algorithm == null) {
-            return true;
-        }
-        byte[] probe = "metahook: does this key go with this certificate".getBytes(StandardCharsets.UTF_8);
-        Signature signer = Signature.getInstance(algorithm);
-        signer.initSign(key);
-        signer.update(probe);
-        byte[] signature = signer.sign();
-        Signature verifier = Signature.getInstance(algorithm);
-        verifier.initVerify(certified);
-        verifier.update(probe);
-        return verifier.verify(signature);
     }
 
-    private static List<byte[]> read(ServerConfig.Tls tls) throws IOException {
+    private interface Pem<T> {
+        T read() throws GeneralSecurityException;
+    }
+
+    private static List<byte[]> read(ServerConfig.Tls tls) throws UnusableCredential {
         List<byte[]> files = new ArrayList<>();
-        files.add(read(tls.certFile()));
-        files.add(read(tls.keyFile()));
+        files.add(CredentialFiles.read(CERT, tls.certFile()));
+        files.add(CredentialFiles.read(KEY, tls.keyFile()));
         if (tls.clientCaFile() != null) {
-            files.add(read(tls.clientCaFile()));
+            files.add(CredentialFiles.read(CLIENT_CA, tls.clientCaFile()));
         }
         return files;
-    }
-
-    /** The file's bytes; a file that is not there, or cannot be read, is named with why. */
-    private static byte[] read(Path file) throws IOException {
-        try {
-            return Files.readAllBytes(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new IOException(file + ": no such file", e);
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new IOException(file + ": not readable (permission denied)", e);
-        }
     }
 
     private static boolean same(List<byte[]> a, List<byte[]> b) {

@@ -1,5 +1,6 @@
 package dev.metahook.internal.sim;
 
+import dev.metahook.internal.credentials.PeerTrust;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -14,7 +15,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -46,7 +47,7 @@ final class HttpTransport {
     private final SSLContext tls;
     private final Map<String, Deque<Socket>> idle = new LinkedHashMap<>();
 
-    /** @param tls the TLS context of {@code https://} hooks, or null for the JDK's default */
+    /** @param tls the TLS context of {@code https://} hooks, or null for the Java runtime's trusted CAs */
     HttpTransport(SSLContext tls) {
         this.tls = tls;
     }
@@ -101,7 +102,7 @@ final class HttpTransport {
         } catch (SocketTimeoutException e) {
             throw new NoAnswer(e.getMessage(), false);
         } catch (SSLException e) {
-            throw new NoAnswer("TLS failure talking to " + where(url) + ": " + e.getMessage(), false);
+            throw new NoAnswer("TLS failure talking to " + where(url) + ": " + PeerTrust.explain(e), false);
         } catch (Answer.Cut e) {
             throw new NoAnswer(e.getMessage(), false);
         } catch (IOException e) {
@@ -130,15 +131,16 @@ final class HttpTransport {
         String host = url.getHost();
         int port = port(url);
         Socket socket = new Socket();
+        long limit = Math.max(1, Math.min(CONNECT_TIMEOUT.toMillis(), remaining(deadline)));
         try {
             socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(host, port), (int) Math.max(1, Math.min(CONNECT_TIMEOUT.toMillis(), remaining(deadline))));
+            socket.connect(new InetSocketAddress(host, port), (int) limit);
         } catch (UnknownHostException e) {
             close(socket);
             throw new NoAnswer("no such host " + host, false);
         } catch (SocketTimeoutException e) {
             close(socket);
-            throw new NoAnswer("no connection to " + where(url) + " within " + CONNECT_TIMEOUT.toSeconds() + " s", false);
+            throw new NoAnswer("TCP connection to " + where(url) + " not made within " + duration(limit), false);
         } catch (ConnectException e) {
             close(socket);
             throw new NoAnswer("connection refused to " + where(url), false);
@@ -153,23 +155,43 @@ final class HttpTransport {
     }
 
     private SSLSocket handshake(Socket socket, URI url, long deadline) throws NoAnswer {
+        long limit = Math.max(1, Math.min(HANDSHAKE_TIMEOUT.toMillis(), remaining(deadline)));
         try {
-            SSLContext context = tls != null ? tls : SSLContext.getDefault();
+            SSLContext context = tls != null ? tls : runtimeTrust();
             SSLSocket secure = (SSLSocket) context.getSocketFactory().createSocket(socket, url.getHost(), port(url), true);
             SSLParameters parameters = secure.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
             parameters.setApplicationProtocols(new String[] {"http/1.1"});
             secure.setSSLParameters(parameters);
-            secure.setSoTimeout((int) Math.max(1, Math.min(HANDSHAKE_TIMEOUT.toMillis(), remaining(deadline))));
+            secure.setSoTimeout((int) limit);
             secure.startHandshake();
             return secure;
         } catch (SocketTimeoutException e) {
             close(socket);
-            throw new NoAnswer("TLS handshake with " + where(url) + " not done within " + HANDSHAKE_TIMEOUT.toSeconds() + " s", false);
-        } catch (IOException | NoSuchAlgorithmException e) {
+            throw new NoAnswer("TCP connection to " + where(url) + " made, but the TLS handshake not done within " + duration(limit), false);
+        } catch (SSLException e) {
             close(socket);
-            throw new NoAnswer("TLS failure talking to " + where(url) + ": " + e.getMessage(), false);
+            throw new NoAnswer("TLS handshake with " + where(url) + " failed: " + PeerTrust.explain(e), false);
+        } catch (IOException e) {
+            close(socket);
+            throw new NoAnswer("TLS handshake with " + where(url) + " failed: " + closedOrReset(e), false);
         }
+    }
+
+    /** A context trusting the Java runtime's CAs, whose refusals say why in words. */
+    private static SSLContext runtimeTrust() throws SSLException {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new PeerTrust[] {new PeerTrust("the Java runtime's trusted CAs", null)}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new SSLException("the Java runtime's trusted CAs cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** A limit as a failure names it: whole seconds, or milliseconds when a shorter call deadline cut it. */
+    private static String duration(long millis) {
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
     private static byte[] request(URI url, Map<String, String> headers, byte[] body) {
