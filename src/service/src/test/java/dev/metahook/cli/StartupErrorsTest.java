@@ -22,7 +22,7 @@ class StartupErrorsTest {
     @CsvSource({
             "AUTH_BEARER_TOKEN_FILE, missing-file, metahook: AUTH_BEARER_TOKEN_FILE",
             "AUTH_BEARER_TOKEN_FILE, empty-file, metahook: AUTH_BEARER_TOKEN_FILE",
-            "TLS_CERT_FILE, empty-file, metahook: TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used",
+            "TLS_CERT_FILE, empty-file, metahook: TLS_CERT_FILE",
             "MAX_BODY_SIZE, 2Gi, metahook: MAX_BODY_SIZE must be between 1 and 1Gi",
             "OTEL_TRACES_EXPORTER, zipkin, metahook: OpenTelemetry (OTEL_* variables): Unrecognized value for otel.traces.exporter: zipkin",
     })

@@ -168,7 +168,7 @@ class AuthTest {
                 + " user name for every password, or one user name per password, line by line",
                 assertThrows(IllegalArgumentException.class,
                         () -> server(new ServerConfig.Auth(null, users, passwords))).getMessage());
-        assertEquals("AUTH_BEARER_TOKEN_FILE (" + empty + "): holds no credentials",
+        assertEquals("AUTH_BEARER_TOKEN_FILE " + empty + ": empty",
                 assertThrows(IllegalArgumentException.class,
                         () -> server(new ServerConfig.Auth(empty, null, null))).getMessage());
     }

@@ -6,6 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +29,7 @@ public final class Certificates {
     public final Path serverKey;
     public final Path clientCert;
     public final Path clientKey;
+    private static final DateTimeFormatter ASN1_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
     private final Path dir;
     private final Path caKey;
@@ -34,7 +38,7 @@ public final class Certificates {
         this.dir = dir;
         caKey = rsaKey(dir.resolve("ca.key"));
         caCert = dir.resolve("ca.crt");
-        openssl("req", "-x509", "-key", caKey.toString(), "-subj", "/CN=metahook test CA", "-days", "1",
+        openssl("req", "-x509", "-key", caKey.toString(), "-subj", "/CN=metahook test CA", "-days", "30",
                 "-set_serial", String.valueOf(SERIAL.incrementAndGet()),
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-out", caCert.toString());
         serverKey = rsaKey(dir.resolve("tls.key"));
@@ -58,6 +62,33 @@ public final class Certificates {
                 "subjectAltName=IP:127.0.0.1")));
     }
 
+    /**
+     * A certificate for {@code key}, signed by this CA, valid from {@code notBefore} to {@code notAfter} (to the
+     * second), for the names of {@code subjectAltName} ({@code IP:127.0.0.1,DNS:localhost}): {@code openssl ca},
+     * which alone of openssl 3.0's commands sets both dates.
+     */
+    public Path certificate(Path file, Path key, Instant notBefore, Instant notAfter, String subjectAltName) throws Exception {
+        Path ca = Files.createDirectories(dir.resolve("ca-" + SERIAL.incrementAndGet()));
+        Files.writeString(ca.resolve("index.txt"), "");
+        Files.writeString(ca.resolve("serial"), String.format("%016x%n", SERIAL.incrementAndGet()));
+        Path config = Files.writeString(ca.resolve("ca.cnf"), "[ca]\ndefault_ca = test\n[test]\ndatabase = " + ca.resolve("index.txt")
+                + "\nserial = " + ca.resolve("serial") + "\nnew_certs_dir = " + ca + "\ndefault_md = sha256\npolicy = any\n"
+                + "unique_subject = no\n[any]\ncommonName = supplied\n");
+        Path request = Files.createTempFile(dir, "request", ".csr");
+        openssl("req", "-new", "-key", key.toString(), "-subj", "/CN=127.0.0.1", "-out", request.toString());
+        Path extensions = Files.writeString(Files.createTempFile(dir, "extensions", ".cnf"),
+                "basicConstraints=critical,CA:FALSE\nsubjectAltName=" + subjectAltName + "\n");
+        openssl("ca", "-batch", "-config", config.toString(), "-cert", caCert.toString(), "-keyfile", caKey.toString(),
+                "-in", request.toString(), "-startdate", ASN1_TIME.format(notBefore), "-enddate", ASN1_TIME.format(notAfter),
+                "-extfile", extensions.toString(), "-notext", "-out", file.toString());
+        return file;
+    }
+
+    /** A new RSA key (PKCS#1), as cert-manager writes one. */
+    public Path newKey(Path file) throws IOException, InterruptedException {
+        return rsaKey(file);
+    }
+
     private static Path rsaKey(Path file) throws IOException, InterruptedException {
         openssl("genrsa", "-traditional", "-out", file.toString(), "2048");
         return file;
@@ -70,7 +101,7 @@ public final class Certificates {
         Path extensions = Files.writeString(Files.createTempFile(dir, "extensions", ".cnf"),
                 "basicConstraints=critical,CA:FALSE\n" + (names == null ? "" : names + "\n"));
         openssl("x509", "-req", "-in", request.toString(), "-CA", caCert.toString(), "-CAkey", caKey.toString(),
-                "-set_serial", String.valueOf(SERIAL.incrementAndGet()), "-days", "1", "-sha256",
+                "-set_serial", String.valueOf(SERIAL.incrementAndGet()), "-days", "30", "-sha256",
                 "-extfile", extensions.toString(), "-out", file.toString());
         return file;
     }
