@@ -107,7 +107,7 @@ public final class Certificates {
     }
 
     /** A client's trust managers: the certificates of {@code bundle} (PEM), and nothing else. */
-    static TrustManager[] trusting(Path bundle) throws Exception {
+    public static TrustManager[] trusting(Path bundle) throws Exception {
         KeyStore store = KeyStore.getInstance("PKCS12");
         store.load(null, null);
         List<X509Certificate> certificates = PemFiles.certificates(bundle);
@@ -120,7 +120,7 @@ public final class Certificates {
     }
 
     /** A client's key managers: the certificate chain and key of these PEM files. */
-    static KeyManager[] identity(Path cert, Path key) throws Exception {
+    public static KeyManager[] identity(Path cert, Path key) throws Exception {
         char[] password = "test".toCharArray();
         KeyStore store = KeyStore.getInstance("PKCS12");
         store.load(null, null);

@@ -140,7 +140,7 @@ final class HttpTransport {
             throw new NoAnswer("no such host " + host, false);
         } catch (SocketTimeoutException e) {
             close(socket);
-            throw new NoAnswer("TCP connection to " + where(url) + " not made within " + duration(limit), false);
+            throw new NoAnswer("TCP connection to " + where(url) + " not made " + within(CONNECT_TIMEOUT, limit), false);
         } catch (ConnectException e) {
             close(socket);
             throw new NoAnswer("connection refused to " + where(url), false);
@@ -168,7 +168,7 @@ final class HttpTransport {
             return secure;
         } catch (SocketTimeoutException e) {
             close(socket);
-            throw new NoAnswer("TCP connection to " + where(url) + " made, but the TLS handshake not done within " + duration(limit), false);
+            throw new NoAnswer("TCP connection to " + where(url) + " made, but the TLS handshake not done " + within(HANDSHAKE_TIMEOUT, limit), false);
         } catch (SSLException e) {
             close(socket);
             throw new NoAnswer("TLS handshake with " + where(url) + " failed: " + PeerTrust.explain(e), false);
@@ -189,9 +189,9 @@ final class HttpTransport {
         }
     }
 
-    /** A limit as a failure names it: whole seconds, or milliseconds when a shorter call deadline cut it. */
-    private static String duration(long millis) {
-        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    /** The limit a step failed to meet: its own, or what was left of the call's timeout when that was shorter. */
+    private static String within(Duration timeout, long limitMillis) {
+        return limitMillis < timeout.toMillis() ? "within the call's timeout" : "within " + timeout.toSeconds() + " s";
     }
 
     private static byte[] request(URI url, Map<String, String> headers, byte[] body) {

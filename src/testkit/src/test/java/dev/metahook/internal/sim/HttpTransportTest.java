@@ -8,8 +8,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -194,5 +196,51 @@ class HttpTransportTest {
         }
         URI url = URI.create("http://127.0.0.1:" + port + "/hook/sync");
         assertEquals("http error: Post \"" + url + "\": connection refused to 127.0.0.1:" + port, post(new HttpTransport(null), url).error());
+    }
+
+    /** A listener whose accept queue is full drops the connection's SYN: the TCP connect is what timed out, and it says so. */
+    @Test
+    void aConnectionTheListenerNeverTakesSaysTheTcpConnectTimedOut() throws Exception {
+        List<Socket> queued = new ArrayList<>();
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            URI url = URI.create("http://127.0.0.1:" + full.getLocalPort() + "/hook/sync");
+            for (boolean filled = false; !filled; ) {
+                Socket socket = new Socket();
+                queued.add(socket);
+                try {
+                    socket.connect(new InetSocketAddress("127.0.0.1", full.getLocalPort()), 500);
+                } catch (SocketTimeoutException e) {
+                    filled = true;
+                }
+            }
+            assertEquals("http error: Post \"" + url + "\": TCP connection to 127.0.0.1:" + full.getLocalPort() + " not made within 5 s",
+                    post(new HttpTransport(null), url).error());
+        } finally {
+            for (Socket socket : queued) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Connected, and then no TLS handshake: the handshake is what timed out, and it says so. */
+    @Test
+    void aHookThatConnectsButNeverHandshakesSaysTheHandshakeTimedOut() throws Exception {
+        try (RawHook hook = new RawHook((socket, self) -> socket.getInputStream().readAllBytes())) {
+            URI url = URI.create("https://127.0.0.1:" + hook.server.getLocalPort() + "/hook/sync");
+            assertEquals("http error: Post \"" + url + "\": TCP connection to 127.0.0.1:" + hook.server.getLocalPort()
+                    + " made, but the TLS handshake not done within 10 s", post(new HttpTransport(null), url).error());
+        }
+    }
+
+    @Test
+    void aPlainHttpHookCalledWithHttpsSaysItDoesNotSpeakTls() throws Exception {
+        try (RawHook hook = new RawHook((socket, self) -> {
+            socket.getInputStream().read();
+            socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        })) {
+            URI url = URI.create("https://127.0.0.1:" + hook.server.getLocalPort() + "/hook/sync");
+            assertEquals("http error: Post \"" + url + "\": TLS handshake with 127.0.0.1:" + hook.server.getLocalPort()
+                    + " failed: the hook does not speak TLS on this port (is it http://?)", post(new HttpTransport(null), url).error());
+        }
     }
 }
