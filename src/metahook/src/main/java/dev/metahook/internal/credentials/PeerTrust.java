@@ -3,7 +3,7 @@ package dev.metahook.internal.credentials;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
@@ -106,13 +106,18 @@ public final class PeerTrust extends X509ExtendedTrustManager {
         }
     }
 
+    /**
+     * Why the path from the certificate to a trusted CA failed: a CA of the chain out of its validity, or else (no path
+     * found, or one whose signatures do not verify, as when two CAs have the same name) a CA not trusted.
+     */
     private String untrusted(CertificateException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof CertPathBuilderException) {
-                return "signed by a CA not in " + authorities;
+            if (cause instanceof CertPathValidatorException invalid && (invalid.getReason() == CertPathValidatorException.BasicReason.EXPIRED
+                    || invalid.getReason() == CertPathValidatorException.BasicReason.NOT_YET_VALID)) {
+                return "a certificate of its chain is out of its validity (" + invalid.getMessage() + ")";
             }
         }
-        return "not trusted by " + authorities + " (" + e.getMessage() + ")";
+        return "signed by a CA not in " + authorities;
     }
 
     private interface CheckHost {
