@@ -40,6 +40,8 @@ public class MetahookProperties {
     private String tlsKeyFile;
     /** PEM CA bundle: require client certificates it signed (TLS_CLIENT_CA_FILE). */
     private String tlsClientCaFile;
+    /** How many days before the certificate expires a warning says so, at start and daily (TLS_EXPIRY_WARNING_DAYS); 7 unless set, 0 for none. */
+    private Integer tlsExpiryWarningDays;
 
     /** The settings as the plain service's environment variables, the unset ones left out. */
     Map<String, String> asEnvironment() {
@@ -58,6 +60,7 @@ public class MetahookProperties {
         put(variables, "TLS_CERT_FILE", tlsCertFile);
         put(variables, "TLS_KEY_FILE", tlsKeyFile);
         put(variables, "TLS_CLIENT_CA_FILE", tlsClientCaFile);
+        put(variables, "TLS_EXPIRY_WARNING_DAYS", tlsExpiryWarningDays);
         return variables;
     }
 
@@ -182,5 +185,13 @@ public class MetahookProperties {
 
     public void setTlsClientCaFile(String tlsClientCaFile) {
         this.tlsClientCaFile = tlsClientCaFile;
+    }
+
+    public Integer getTlsExpiryWarningDays() {
+        return tlsExpiryWarningDays;
+    }
+
+    public void setTlsExpiryWarningDays(Integer tlsExpiryWarningDays) {
+        this.tlsExpiryWarningDays = tlsExpiryWarningDays;
     }
 }

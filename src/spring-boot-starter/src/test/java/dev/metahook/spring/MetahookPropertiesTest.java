@@ -39,7 +39,7 @@ class MetahookPropertiesTest {
                 Map.entry("SHUTDOWN_TIMEOUT_SECONDS", "7"), Map.entry("SHUTDOWN_IDLE_SECONDS", "1"),
                 Map.entry("ACCEPT_QUEUE_SIZE", "64"), Map.entry("AUTH_BEARER_TOKEN_FILE", "/var/run/token"),
                 Map.entry("TLS_CERT_FILE", "/tls/tls.crt"), Map.entry("TLS_KEY_FILE", "/tls/tls.key"),
-                Map.entry("TLS_CLIENT_CA_FILE", "/tls/ca.crt"));
+                Map.entry("TLS_CLIENT_CA_FILE", "/tls/ca.crt"), Map.entry("TLS_EXPIRY_WARNING_DAYS", "14"));
         Map<String, String> properties = new java.util.HashMap<>();
         variables.forEach((variable, value) -> properties.put(MetahookProperties.property(variable), value));
         MetahookProperties bound = new Binder(new MapConfigurationPropertySource(properties))
