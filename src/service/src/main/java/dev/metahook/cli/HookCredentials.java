@@ -73,14 +73,8 @@ final class HookCredentials {
             KeyManagerFactory keys = null;
             if (certFile != null) {
                 List<X509Certificate> chain = certificates("--cert", certFile);
-                String invalid = CertificateChecks.validity(chain.get(0), Instant.now());
-                if (invalid != null) {
-                    throw new UnusableCredential("--cert", certFile, invalid);
-                }
                 PrivateKey key = privateKey(keyFile);
-                if (!CertificateChecks.isKeyOf(key, chain.get(0))) {
-                    throw new UnusableCredential("--key", keyFile, CertificateChecks.NOT_ITS_KEY + " (--cert " + certFile + ")");
-                }
+                CertificateChecks.checkPair("--cert", certFile, chain.get(0), "--key", keyFile, key, Instant.now());
                 KeyStore store = KeyStore.getInstance("PKCS12");
                 store.load(null, null);
                 char[] password = new char[0];
@@ -103,7 +97,7 @@ final class HookCredentials {
         try {
             return PemFiles.certificates(file, content);
         } catch (GeneralSecurityException e) {
-            throw new UsageException(option + " " + e.getMessage());
+            throw new UnusableCredential(option, file, e);
         }
     }
 
@@ -112,7 +106,7 @@ final class HookCredentials {
         try {
             return PemFiles.privateKey(file, content);
         } catch (GeneralSecurityException e) {
-            throw new UsageException("--key " + e.getMessage());
+            throw new UnusableCredential("--key", file, e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.metahook.internal.credentials;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
@@ -30,7 +31,7 @@ public final class CertificateChecks {
     }
 
     /** Why {@code certificate} is not valid at {@code now} ({@code expired on DATE}, {@code not valid before DATE}), or null when it is. */
-    public static String validity(X509Certificate certificate, Instant now) {
+    static String validity(X509Certificate certificate, Instant now) {
         Instant notAfter = certificate.getNotAfter().toInstant();
         Instant notBefore = certificate.getNotBefore().toInstant();
         if (now.isAfter(notAfter)) {
@@ -42,13 +43,28 @@ public final class CertificateChecks {
         return null;
     }
 
+    /**
+     * Refuses a certificate (the first of the chain in {@code certFile}) out of its validity at {@code now}, or a key
+     * (of {@code keyFile}) that is not its key: the settings name the files as a user gave them.
+     */
+    public static void checkPair(String certSetting, Path certFile, X509Certificate certificate, String keySetting, Path keyFile,
+                                 PrivateKey key, Instant now) throws UnusableCredential, GeneralSecurityException {
+        String invalid = validity(certificate, now);
+        if (invalid != null) {
+            throw new UnusableCredential(certSetting, certFile, invalid);
+        }
+        if (!isKeyOf(key, certificate)) {
+            throw new UnusableCredential(keySetting, keyFile, NOT_ITS_KEY + " (" + certSetting + " " + certFile + ")");
+        }
+    }
+
     /** An instant as the words above write it: UTC, to the second. */
     public static String date(Instant instant) {
         return instant.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     /** Whether the private key signs what the certificate's public key verifies (true for an algorithm this cannot test). */
-    public static boolean isKeyOf(PrivateKey key, X509Certificate certificate) throws GeneralSecurityException {
+    private static boolean isKeyOf(PrivateKey key, X509Certificate certificate) throws GeneralSecurityException {
         PublicKey certified = certificate.getPublicKey();
         if (!key.getAlgorithm().equals(certified.getAlgorithm())) {
             return false;
@@ -74,7 +90,7 @@ public final class CertificateChecks {
     }
 
     /** {@code issued for NAMES, not HOST}: the names a client checks a host against, as the certificate gives them. */
-    public static String issuedFor(X509Certificate certificate, String host) {
+    static String issuedFor(X509Certificate certificate, String host) {
         return "issued for " + String.join(", ", names(certificate)) + ", not " + host;
     }
 

@@ -200,13 +200,7 @@ final class TlsConnector implements AutoCloseable {
             throws GeneralSecurityException, IOException, UnusableCredential {
         List<X509Certificate> chain = parsed(CERT, tls.certFile(), () -> PemFiles.certificates(tls.certFile(), files.get(0)));
         PrivateKey key = parsed(KEY, tls.keyFile(), () -> PemFiles.privateKey(tls.keyFile(), files.get(1)));
-        String invalid = CertificateChecks.validity(chain.get(0), now);
-        if (invalid != null) {
-            throw new UnusableCredential(CERT, tls.certFile(), invalid);
-        }
-        if (!CertificateChecks.isKeyOf(key, chain.get(0))) {
-            throw new UnusableCredential(KEY, tls.keyFile(), CertificateChecks.NOT_ITS_KEY + " (" + CERT + " " + tls.certFile() + ")");
-        }
+        CertificateChecks.checkPair(CERT, tls.certFile(), chain.get(0), KEY, tls.keyFile(), key, now);
         char[] password = "in memory only".toCharArray();
         KeyStore identity = KeyStore.getInstance("PKCS12");
         identity.load(null, null);
