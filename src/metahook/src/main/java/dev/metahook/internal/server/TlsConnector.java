@@ -81,7 +81,7 @@ final class TlsConnector implements AutoCloseable {
             material = material(tls, files, Instant.now());
         } catch (UnusableCredential e) {
             throw new IllegalArgumentException(e.getMessage(), e);
-        } catch (IOException | GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
             throw new IllegalArgumentException("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used: " + e.getMessage(), e);
         }
         this.served = files;
