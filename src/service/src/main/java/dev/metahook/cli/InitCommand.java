@@ -22,12 +22,16 @@ import javax.lang.model.SourceVersion;
  * compiler release, Surefire, JUnit, the metahook BOM, metahook, its test kit at test scope, the manifests plugin and the
  * shaded service jar; a Dockerfile; the Greeting-style controller, its service, its test and an example resource), with the package and
  * the name given. The templates are resources next to this class; InitTemplatesTest keeps them equal to
- * the README's blocks.
+ * the README's blocks. With {@code --spring}, the same controller in a Spring Boot application
+ * (docs/spring-boot.md): the templates under {@code init/spring/} in place of the pom, the Dockerfile, the service
+ * and the test, and an {@code application.yaml}.
  */
 final class InitCommand {
     static final String USAGE = "usage: java -jar metahook.jar init <directory> [--group <maven groupId>] [--package <java package>]"
             + " [--name <lowercase name, words joined by '-'>] [--kind <the parent's kind>] [--api-group <the CRD's API group>]"
-            + " [--metahook-version <version>]";
+            + " [--metahook-version <version>] [--spring]";
+    /** The Spring Boot a {@code --spring} project is built on: the one the starter is built against. */
+    static final String SPRING_BOOT_VERSION = "3.5.7";
 
     static final String DEFAULT_GROUP = "example";
     static final String DEFAULT_PACKAGE = "example";
@@ -46,6 +50,7 @@ final class InitCommand {
 
     /** Template resource and the file it becomes, in the order they are written. */
     private static final Map<String, String> TEMPLATES = templates();
+    private static final Map<String, String> SPRING_TEMPLATES = springTemplates();
 
     private InitCommand() {
     }
@@ -60,6 +65,20 @@ final class InitCommand {
         templates.put("Controller.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Controller.java");
         templates.put("Service.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Service.java");
         templates.put("ControllerTest.java.tmpl", "src/test/java/{{packagePath}}/{{Name}}ControllerTest.java");
+        return templates;
+    }
+
+    private static Map<String, String> springTemplates() {
+        Map<String, String> templates = new LinkedHashMap<>();
+        templates.put("spring/pom.xml.tmpl", "pom.xml");
+        templates.put("spring/Dockerfile.tmpl", "Dockerfile");
+        templates.put("gitignore.tmpl", ".gitignore");
+        templates.put("resource.yaml.tmpl", "{{name}}.yaml");
+        templates.put("Resource.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}.java");
+        templates.put("spring/Controller.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Controller.java");
+        templates.put("spring/Application.java.tmpl", "src/main/java/{{packagePath}}/{{Name}}Application.java");
+        templates.put("spring/application.yaml.tmpl", "src/main/resources/application.yaml");
+        templates.put("spring/ControllerTest.java.tmpl", "src/test/java/{{packagePath}}/{{Name}}ControllerTest.java");
         return templates;
     }
 
@@ -118,7 +137,8 @@ final class InitCommand {
                     .replace("{{variable}}", variableOf(kind))
                     .replace("{{apiGroup}}", apiGroup)
                     .replace("{{name}}", name)
-                    .replace("{{metahookVersion}}", metahookVersion);
+                    .replace("{{metahookVersion}}", metahookVersion)
+                    .replace("{{springBootVersion}}", SPRING_BOOT_VERSION);
         }
     }
 
@@ -142,13 +162,15 @@ final class InitCommand {
             throw new UsageException("the project's directory is required\n" + USAGE);
         }
         Path directory = Path.of(args.get(0));
-        Arguments arguments = Arguments.parse(args.subList(1, args.size()),
+        List<String> options = new java.util.ArrayList<>(args.subList(1, args.size()));
+        boolean spring = options.remove("--spring");
+        Arguments arguments = Arguments.parse(options,
                 Set.of("group", "package", "name", "kind", "api-group", "metahook-version"), USAGE);
         String version = arguments.optional("metahook-version");
         Project project = new Project(or(arguments.optional("group"), DEFAULT_GROUP), or(arguments.optional("package"), DEFAULT_PACKAGE),
                 or(arguments.optional("name"), DEFAULT_NAME), arguments.optional("kind"), or(arguments.optional("api-group"), DEFAULT_API_GROUP),
                 version != null ? version : ownVersion());
-        List<Path> files = write(project, directory);
+        List<Path> files = write(project, directory, spring);
         out.println("init: wrote " + files.size() + " files to " + directory + " (cd " + directory + " && mvn verify)");
         return 0;
     }
@@ -158,8 +180,13 @@ final class InitCommand {
      * overwritten. Returns the files written, relative to it.
      */
     static List<Path> write(Project project, Path directory) {
+        return write(project, directory, false);
+    }
+
+    /** As {@link #write(Project, Path)}; a Spring Boot application when {@code spring}. */
+    static List<Path> write(Project project, Path directory, boolean spring) {
         refuseNonEmpty(directory);
-        Map<Path, String> files = render(project);
+        Map<Path, String> files = render(project, spring);
         try {
             for (Map.Entry<Path, String> file : files.entrySet()) {
                 Path target = directory.resolve(file.getKey());
@@ -174,8 +201,13 @@ final class InitCommand {
 
     /** The project's files (path relative to its directory, text), in the order they are written. */
     static Map<Path, String> render(Project project) {
+        return render(project, false);
+    }
+
+    /** As {@link #render(Project)}; a Spring Boot application's files when {@code spring}. */
+    static Map<Path, String> render(Project project, boolean spring) {
         Map<Path, String> files = new LinkedHashMap<>();
-        TEMPLATES.forEach((resource, target) -> files.put(Path.of(project.substitute(target)), project.substitute(template(resource))));
+        (spring ? SPRING_TEMPLATES : TEMPLATES).forEach((resource, target) -> files.put(Path.of(project.substitute(target)), project.substitute(template(resource))));
         return files;
     }
 
@@ -211,7 +243,8 @@ final class InitCommand {
     /** The simple names the Java templates import or declare beside the kind: a kind of that name would clash. */
     private static Set<String> takenNames() {
         Set<String> names = new java.util.TreeSet<>(Set.of("Spec", "Status", "Path", "String", "Object", "List"));
-        TEMPLATES.keySet().stream().filter(resource -> resource.endsWith(".java.tmpl")).forEach(resource -> {
+        Stream.concat(TEMPLATES.keySet().stream(), SPRING_TEMPLATES.keySet().stream())
+                .filter(resource -> resource.endsWith(".java.tmpl")).forEach(resource -> {
             Matcher imported = IMPORT.matcher(template(resource));
             while (imported.find()) {
                 names.add(imported.group(1));

@@ -172,6 +172,82 @@ class InitCommandTest {
         assertTrue(ok > 0 && ok < test.indexOf("answer.child("), test);
     }
 
+    /**
+     * {@code --spring}: the controller as a bean of a Spring Boot application, on the Boot the starter is built against,
+     * with metahook's BOM imported before Boot's, the registration the manifests goal reads, and Boot's executable jar in
+     * the image.
+     */
+    @Test
+    void writesASpringBootApplicationWithSpring() throws IOException {
+        Path project = temp.resolve("greeting-controller");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = InitCommand.run(List.of(project.toString(), "--spring", "--metahook-version", "9.8.7"), new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertEquals(0, code);
+        assertEquals(Set.of("pom.xml", "Dockerfile", ".gitignore", "greeting.yaml",
+                "src/main/java/example/Greeting.java", "src/main/java/example/GreetingController.java",
+                "src/main/java/example/GreetingApplication.java", "src/main/resources/application.yaml",
+                "src/test/java/example/GreetingControllerTest.java"), files(project));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("init: wrote 9 files to " + project), out.toString(StandardCharsets.UTF_8));
+        assertEquals("9.8.7", pom(project, "/project/properties/metahook.version"));
+        Matcher starterBoot = Pattern.compile("<spring-boot.version>([^<]+)</spring-boot.version>")
+                .matcher(Files.readString(Path.of("src/spring-boot-starter/pom.xml")));
+        assertTrue(starterBoot.find(), "the starter's pom names its Boot");
+        assertEquals(starterBoot.group(1), pom(project, "/project/properties/spring-boot.version"));
+        assertEquals("metahook-bom", pom(project, "/project/dependencyManagement/dependencies/dependency[1]/artifactId"));
+        assertEquals("spring-boot-dependencies", pom(project, "/project/dependencyManagement/dependencies/dependency[2]/artifactId"));
+        assertEquals("import", pom(project, "/project/dependencyManagement/dependencies/dependency[2]/scope"));
+        assertEquals("", pom(project, "/project/dependencies/dependency[artifactId='metahook-spring-boot-starter']/version"), "the BOM gives the version");
+        assertEquals("", pom(project, "/project/dependencies/dependency[artifactId='metahook']/artifactId"), "the starter brings metahook");
+        assertEquals("test", pom(project, "/project/dependencies/dependency[artifactId='metahook-testkit']/scope"));
+        assertEquals("test", pom(project, "/project/dependencies/dependency[artifactId='spring-boot-starter-test']/scope"));
+        assertEquals("example.GreetingApplication#registration",
+                pom(project, "/project/build/plugins/plugin[artifactId='metahook-maven-plugin']/executions/execution/configuration/controllers"));
+        assertEquals("repackage", pom(project, "/project/build/plugins/plugin[artifactId='spring-boot-maven-plugin']/executions/execution/goals/goal"));
+        assertEquals("", pom(project, "/project/build/plugins/plugin[artifactId='maven-shade-plugin']/artifactId"), "Boot's jar, not a shaded one");
+        String application = Files.readString(project.resolve("src/main/java/example/GreetingApplication.java"));
+        assertTrue(application.contains("@SpringBootApplication\npublic class GreetingApplication {"), application);
+        assertTrue(application.contains("public static Controllers registration() {"), application);
+        assertTrue(Files.readString(project.resolve("src/main/java/example/GreetingController.java")).contains("@Component\npublic class GreetingController"));
+        assertTrue(Files.readString(project.resolve("src/test/java/example/GreetingControllerTest.java")).contains("@SpringBootTest("));
+        String yaml = Files.readString(project.resolve("src/main/resources/application.yaml"));
+        assertTrue(yaml.contains("  port: 8081\n") && yaml.contains("metahook:\n  port: 8080\n")
+                && yaml.contains("include: readinessState,metahook\n"), yaml);
+        String dockerfile = Files.readString(project.resolve("Dockerfile"));
+        assertTrue(dockerfile.contains("COPY target/greeting-controller-1.0.0.jar "), dockerfile);
+        assertTrue(dockerfile.contains("USER 10001:10001"), dockerfile);
+        String own = Files.readAllLines(Path.of("Dockerfile")).stream().filter(line -> line.startsWith("FROM eclipse-temurin")).findFirst().orElseThrow();
+        assertTrue(dockerfile.contains("\n" + own + "\n"), "the runtime base metahook's own image runs on, by its digest: " + own);
+        for (String file : files(project)) {
+            assertFalse(Files.readString(project.resolve(file)).contains("{{"), file + " keeps a placeholder");
+        }
+    }
+
+    /** {@code --spring} with another package and name: every package line matches its path, and nothing names the example. */
+    @Test
+    void aSpringBootApplicationTakesThePackageAndNameToo() throws IOException {
+        Path project = temp.resolve("salute");
+        InitCommand.run(List.of(project.toString(), "--package", "com.acme.hello", "--spring", "--name", "salute",
+                "--metahook-version", "0.1.0-SNAPSHOT"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        List<Path> sources;
+        try (Stream<Path> tree = Files.walk(project.resolve("src"))) {
+            sources = tree.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+        assertEquals(4, sources.size(), sources.toString());
+        for (Path source : sources) {
+            String text = Files.readString(source);
+            Matcher declared = PACKAGE_LINE.matcher(text);
+            assertTrue(declared.find(), source + " declares a package");
+            assertEquals("com.acme.hello", declared.group(1), source.toString());
+            Path below = project.resolve("src").relativize(source);
+            assertEquals(Path.of("com/acme/hello"), below.subpath(2, below.getNameCount() - 1), source.toString());
+            assertTrue(text.contains("class Salute"), source + " declares a Salute class");
+            assertFalse(text.contains("Greeting") || text.contains("greeting") || text.contains("package example"), source + " still names the example");
+        }
+        assertEquals("com.acme.hello.SaluteApplication#registration",
+                pom(project, "/project/build/plugins/plugin[artifactId='metahook-maven-plugin']/executions/execution/configuration/controllers"));
+        assertTrue(Files.readString(project.resolve("Dockerfile")).contains("COPY target/salute-controller-1.0.0.jar /opt/salute/"));
+    }
+
     /** The command line as a user runs it: {@code java -jar metahook.jar init DIR}, exit 0 and one line, or exit 2 and one line. */
     @Test
     void runsFromTheCommandLine() throws Exception {

@@ -37,6 +37,7 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
     private final Supplier<Tracing> tracing;
     private volatile HookServer server;
     private volatile Boolean drained;
+    private volatile boolean drainedAtExit;
 
     HookServerLifecycle(Controllers controllers, MetahookProperties properties, Supplier<MeterRegistry> applicationRegistry,
             Supplier<Tracing> tracing) {
@@ -107,6 +108,11 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
         return drained;
     }
 
+    /** As {@link #drained()}, when the drain ran because the JVM is shutting down (a SIGTERM); null otherwise. */
+    Boolean drainedAtExit() {
+        return drainedAtExit ? drained : null;
+    }
+
     @Override
     public int port() {
         return running().port();
@@ -126,6 +132,7 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
     public synchronized boolean shutdown() {
         if (drained == null && server != null) {
             LOG.info("shutting down: not ready any more, letting calls in flight finish");
+            drainedAtExit = jvmShuttingDown();
             drained = server.shutdown();
             if (drained) {
                 LOG.info("stopped: every call in flight was answered");
@@ -139,6 +146,18 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
     @Override
     public void close() {
         shutdown();
+    }
+
+    /** Whether the JVM has begun its shutdown: it then refuses a new shutdown hook. */
+    private static boolean jvmShuttingDown() {
+        Thread probe = new Thread(() -> { }, "metahook-shutdown-probe");
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+        } catch (IllegalStateException e) {
+            return true;
+        }
+        Runtime.getRuntime().removeShutdownHook(probe);
+        return false;
     }
 
     private HookServer running() {

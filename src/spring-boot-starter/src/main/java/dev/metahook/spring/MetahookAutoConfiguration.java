@@ -6,6 +6,7 @@ import dev.metahook.internal.server.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,12 +18,15 @@ import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Serves the application's {@link Controllers} bean: metahook's server on {@code metahook.port} (8080 unless set,
  * so move Boot's {@code server.port} or this one), its meters also on Boot's {@code MeterRegistry}, its spans through
  * Boot's {@code OpenTelemetry} bean when there is one (else from the {@code OTEL_*} variables, as the plain service),
- * its readiness the {@code metahook} health contributor. Nothing happens without a {@code Controllers} bean.
+ * its readiness the {@code metahook} health contributor; after a SIGTERM the process exits {@code 0} when the drain
+ * answered every call and {@code 1} when it did not (unless {@code spring.main.register-shutdown-hook} is false).
+ * Nothing happens without a {@code Controllers} bean.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
@@ -35,10 +39,21 @@ public class MetahookAutoConfiguration {
     @ConditionalOnMissingBean(Server.class)
     HookServerLifecycle metahookServer(Controllers controllers, MetahookProperties properties,
             ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<OpenTelemetry> openTelemetry,
-            ObjectProvider<LoggingSystem> logging) {
+            ObjectProvider<LoggingSystem> logging, Environment environment) {
         logging.ifAvailable(MetahookAutoConfiguration::quietHttpServer);
-        return new HookServerLifecycle(controllers, properties, meterRegistry::getIfUnique,
+        HookServerLifecycle server = new HookServerLifecycle(controllers, properties, meterRegistry::getIfUnique,
                 () -> tracing(openTelemetry.getIfUnique()));
+        if (environment.getProperty("spring.main.register-shutdown-hook", Boolean.class, true)) {
+            SpringApplication.getShutdownHandlers().add(new DrainExitCode(server, () -> stopLogging(logging.getIfAvailable())));
+        }
+        return server;
+    }
+
+    private static void stopLogging(LoggingSystem logging) {
+        Runnable stop = logging == null ? null : logging.getShutdownHandler();
+        if (stop != null) {
+            stop.run();
+        }
     }
 
     /**

@@ -1,0 +1,28 @@
+package dev.metahook.spring;
+
+/**
+ * The process's exit code after a SIGTERM, as the plain service's: {@code 0} when the drain answered every call it
+ * found, {@code 1} when it cut one off, where the JVM would end with {@code 143}. Boot runs it as a shutdown handler,
+ * once its shutdown hook has closed the application context (metahook's drain, then Boot's web server, then the
+ * beans); it stops Boot's logging, as the handler it takes the place of would, and halts with the code. A server not
+ * drained by the JVM's shutdown (a test's context, one the application closed itself) leaves the exit code alone.
+ */
+final class DrainExitCode implements Runnable {
+    private final HookServerLifecycle server;
+    private final Runnable stopLogging;
+
+    DrainExitCode(HookServerLifecycle server, Runnable stopLogging) {
+        this.server = server;
+        this.stopLogging = stopLogging;
+    }
+
+    @Override
+    public void run() {
+        Boolean drained = server.drainedAtExit();
+        if (drained == null) {
+            return;
+        }
+        stopLogging.run();
+        Runtime.getRuntime().halt(drained ? 0 : 1);
+    }
+}
