@@ -3,7 +3,6 @@ package dev.metahook.cli;
 import dev.metahook.Metahook;
 import dev.metahook.api.Controllers;
 import dev.metahook.ServeOptions;
-import dev.metahook.Server;
 import dev.metahook.internal.server.WarmUp;
 import java.io.IOException;
 import java.io.InputStream;
@@ -143,17 +142,12 @@ public final class Main {
         for (WarmUp.Call call : BuiltInControllers.warmUp().calls()) {
             options.warmUp(call.controller(), call.hook(), call.body());
         }
-        Server server;
         try {
-            server = Metahook.serve(controllers, options.build());
+            // On SIGTERM it drains and exits 0, or 1 when a request that arrived was not answered.
+            Metahook.serve(controllers, options.build());
         } catch (RuntimeException e) {
             System.err.println("metahook: " + configurationError(e).orElseThrow(() -> e));
             System.exit(2);
-            return;
         }
-        // SIGTERM would end the JVM with 143: once the drain (run by Metahook's shutdown hook) is
-        // over, a drain that answered every call is a clean exit, 0.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> Runtime.getRuntime().halt(server.shutdown() ? 0 : 1),
-                "metahook-exit"));
     }
 }

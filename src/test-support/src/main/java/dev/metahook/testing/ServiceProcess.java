@@ -63,6 +63,16 @@ public final class ServiceProcess {
         return service;
     }
 
+    /** The port the service listens on. */
+    public int port() {
+        return port;
+    }
+
+    /** The exit code of the process, once {@link #stop()} has returned. */
+    public int exitCode() {
+        return process.exitValue();
+    }
+
     /** Posts a body to a path of the service, with header name/value pairs. */
     public HttpResponse<String> post(String path, byte[] body, String... headers) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
