@@ -7,6 +7,9 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
+import io.micrometer.core.instrument.binder.jetty.JettyServerThreadPoolMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -18,15 +21,20 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.util.thread.ThreadPool;
 
 /**
  * The service's Prometheus metrics: hook calls by controller, hook, outcome and status code with a
  * latency histogram up to Metacontroller's 10 s timeout; calls in flight; children per answer; guard
- * refusals; 304s; JVM and process; {@code metahook_build_info}. Labels come from bounded sets only, never
+ * refusals; 304s; JVM and process; Jetty's request threads and the hook listener's connections;
+ * {@code metahook_build_info}. Labels come from bounded sets only, never
  * from a parent. The meters live in a composite registry: {@code /metrics} scrapes the Prometheus one
  * inside it always, and a user's own registry (OTLP, Datadog, a shared one) is added beside it.
  */
@@ -62,6 +70,8 @@ final class HookMetrics {
         if (also != null) {
             registry.add(also);
         }
+        // Micrometer counts bytes only on a traffic-listening connector, which would cost every read and write: not made
+        registry.config().meterFilter(MeterFilter.denyNameStartsWith("jetty.connections.bytes"));
         controllers.names().forEach(name -> controllers.hooks(name).forEach(hook -> calls.expect(name, hook.segment())));
         Gauge.builder("metahook.build.info", () -> 1)
                 .description("The metahook version and the Java version the service runs on; always 1")
@@ -105,6 +115,21 @@ final class HookMetrics {
         }
         String version = HookMetrics.class.getPackage().getImplementationVersion();
         return version == null || version.isBlank() ? "unknown" : version;
+    }
+
+    /** Jetty's request threads: configured, current, busy, idle, and jobs waiting for one. */
+    void threads(ThreadPool pool) {
+        new JettyServerThreadPoolMetrics(pool, List.of()).bindTo(registry);
+    }
+
+    /**
+     * The HTTP connections of a listener, made before it starts: open now, most in two minutes, and how long each
+     * lasted, on {@code /metrics} from the start. Tracked on its HTTP factory, so that a TLS connection counts once.
+     */
+    void connections(Connector listener) {
+        listener.getConnectionFactory(HttpConnectionFactory.class).addBean(new JettyConnectionMetrics(registry, listener));
+        Timer.builder("jetty.connections.request").description("Jetty client or server requests")
+                .tags("type", "server", "connector.name", listener.getName()).register(registry);
     }
 
     void started() {

@@ -205,6 +205,7 @@ public final class HookServer implements AutoCloseable {
             javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
             javalin.jetty.modifyHttpConfiguration(BodyIntake::limitReads);
             javalin.jetty.modifyServer(drain::install);
+            javalin.jetty.modifyServer(server -> metrics.threads(server.getThreadPool()));
             javalin.jetty.addConnector(this::connector);
             if (warmUp.needsConnector()) {
                 javalin.jetty.addConnector(warmUp::connector);
@@ -245,6 +246,8 @@ public final class HookServer implements AutoCloseable {
             connector.setPort(config.port());
             connector.setIdleTimeout(config.idleTimeout().toMillis());
             connector.setAcceptQueueSize(config.acceptQueueSize());
+            connector.setName("hook");
+            metrics.connections(connector);
             return connector;
         }
     }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** Every query of the Grafana dashboard names metrics a running service really exposes on /metrics. */
 class DashboardTest {
     static final Path DASHBOARD = Path.of("src/manifests/grafana/metahook-dashboard.json");
-    private static final Pattern METRIC = Pattern.compile("\\b(?:metahook|jvm|process|system)_[a-zA-Z0-9_]+");
+    private static final Pattern METRIC = Pattern.compile("\\b(?:metahook|jvm|process|system|jetty)_[a-zA-Z0-9_]+");
 
     @Test
     void everyQueryNamesAnExposedMetric() throws Exception {
@@ -74,6 +74,7 @@ class DashboardTest {
         missing.removeAll(exposed);
         assertEquals(Set.of(), missing, "named by the dashboard, not on /metrics (exposed: " + exposed + ")");
         assertTrue(named.containsAll(Set.of("metahook_hook_requests_seconds_bucket", "metahook_hook_requests_seconds_count",
-                "metahook_hook_refused_total", "metahook_hook_in_flight", "metahook_build_info")), named.toString());
+                "metahook_hook_refused_total", "metahook_hook_in_flight", "metahook_build_info", "jetty_threads_busy",
+                "jetty_connections_current_connections", "jetty_connections_request_seconds_count")), named.toString());
     }
 }

@@ -1,6 +1,7 @@
 package dev.metahook.internal.server;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,12 @@ import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** {@code /metrics} after some calls: what Prometheus would scrape. */
@@ -44,5 +50,48 @@ class MetricsTest {
             assertTrue(metrics.contains("process_uptime_seconds"), "process metrics");
             assertFalse(metrics.contains("hello"), "never a label per parent");
         }
+    }
+
+    @Test
+    void showsJettysRequestThreadsAndTheHookListenersConnections() throws Exception {
+        try (TestServer server = TestServer.start(Controllers.builder().composite("widget", Widget.class, new WidgetController()).build())) {
+            String before = scrape(server);
+            assertTrue(value(before, "jetty_threads_config_max") > 0, before);
+            assertTrue(value(before, "jetty_threads_current") > 0, before);
+            assertTrue(value(before, "jetty_threads_busy") >= 0, before);
+            assertTrue(value(before, "jetty_threads_idle") >= 0, before);
+            assertTrue(value(before, "jetty_threads_jobs") >= 0, before);
+            assertFalse(before.contains("jetty_connections_bytes"), "bytes are not counted: " + before);
+            double closedBefore = value(before, "jetty_connections_request_seconds_count{connector_name=\"hook\",type=\"server\"}");
+
+            try (Socket kept = new Socket("127.0.0.1", server.port())) {
+                kept.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                kept.getOutputStream().flush();
+                kept.getInputStream().read(new byte[256]);
+                String open = scrape(server);
+                assertTrue(value(open, "jetty_connections_current_connections{connector_name=\"hook\"}") >= 2, "the kept one and the scrape's: " + open);
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            String after = scrape(server);
+            while (value(after, "jetty_connections_request_seconds_count{connector_name=\"hook\",type=\"server\"}") < closedBefore + 1) {
+                assertTrue(System.nanoTime() - deadline < 0, "the closed connection is never counted: " + after);
+                Thread.sleep(20);
+                after = scrape(server);
+            }
+        }
+    }
+
+    private static String scrape(TestServer server) {
+        return given().port(server.port()).get("/metrics").then().statusCode(200).extract().asString();
+    }
+
+    /** The value of the one series whose name and labels begin with {@code series}. */
+    private static double value(String metrics, String series) {
+        Matcher line = Pattern.compile("^" + Pattern.quote(series) + "[{ ].*?([-0-9.Ee+]+)$|^" + Pattern.quote(series) + " ([-0-9.Ee+]+)$",
+                Pattern.MULTILINE).matcher(metrics);
+        assertTrue(line.find(), "no " + series + " in " + metrics);
+        double value = Double.parseDouble(line.group(1) != null ? line.group(1) : line.group(2));
+        assertFalse(line.find(), "more than one " + series);
+        return value;
     }
 }
