@@ -20,7 +20,8 @@ import org.slf4j.event.KeyValuePair;
 
 /**
  * {@code LOG_FORMAT=json}: one JSON object per event and line, {@code @timestamp} (UTC), {@code message},
- * {@code logger_name}, {@code level}, then the MDC's entries (strings), the event's key-value pairs (numbers and
+ * {@code logger_name}, {@code level}, then the MDC's entries (strings; {@code trace_id} and {@code span_id} of the
+ * span current where the line was logged: {@link SpanIds}), the event's key-value pairs (numbers and
  * booleans as such) and {@code stack_trace} when it carries one: the fields log pipelines read from the Logstash
  * layout. Written with Jackson, which the service carries anyway, so every value is escaped (a newline or an escape
  * character in a parent's name stays inside its string; so are DEL, C1 controls and U+2028/U+2029, which some
@@ -50,7 +51,7 @@ final class JsonLines extends EncoderBase<ILoggingEvent> {
             json.writeStringField("message", event.getFormattedMessage());
             json.writeStringField("logger_name", event.getLoggerName());
             json.writeStringField("level", event.getLevel().toString());
-            for (Map.Entry<String, String> entry : event.getMDCPropertyMap().entrySet()) {
+            for (Map.Entry<String, String> entry : SpanIds.mdc(event).entrySet()) {
                 json.writeStringField(entry.getKey(), entry.getValue());
             }
             if (event.getKeyValuePairs() != null) {

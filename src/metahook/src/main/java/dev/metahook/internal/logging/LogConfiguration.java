@@ -15,7 +15,8 @@ import java.util.Map;
  * The service's logging, set up in code: {@code LOG_FORMAT=json} (the container's default) writes one
  * JSON object per line, anything else (the default for local runs) one text line; {@code LOG_LEVEL}
  * (INFO unless set) is the root level; Jetty and Javalin speak only from WARN. Both go to standard
- * error, with the MDC a controller call carries (controller, hook, parent, generation); every value escaped
+ * error, with the MDC a controller call carries (controller, hook, parent, generation, and the current span's
+ * {@code trace_id} and {@code span_id} when tracing is on); every value escaped
  * in both formats, so one event is one line ({@link TextLines}). Set up in code
  * rather than from an XML file because parsing the file cost a fifth of the time to ready, and only
  * the chosen format's encoder is built.

@@ -105,7 +105,10 @@ final class TextLines {
         }
     }
 
-    /** {@code %X}: the MDC as {@code key=value, key=value}, as Logback writes it, escaped ({@code %X{key}}: that value). */
+    /**
+     * {@code %X}: the MDC as {@code key=value, key=value}, as Logback writes it, escaped ({@code %X{key}}: that value), with
+     * the current span's ids ({@link SpanIds}).
+     */
     static final class Mdc extends ClassicConverter {
         private String key;
 
@@ -117,7 +120,7 @@ final class TextLines {
 
         @Override
         public String convert(ILoggingEvent event) {
-            Map<String, String> mdc = event.getMDCPropertyMap();
+            Map<String, String> mdc = SpanIds.mdc(event);
             if (key != null) {
                 String value = mdc.get(key);
                 return value == null ? "" : escape(value, false);
