@@ -72,8 +72,16 @@ public final class Termination {
         private Signals() {
         }
 
+        /**
+         * The drain runs in a thread that is not a daemon, as the JVM's signal threads are: once the servers have stopped
+         * their threads, the JVM would otherwise find no thread left to wait for and exit 0 before the status is decided.
+         */
         static void handle(String name) {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> System.exit(drainAll()));
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+                Thread termination = new Thread(() -> System.exit(drainAll()), "metahook-termination");
+                termination.setDaemon(false);
+                termination.start();
+            });
         }
     }
 }
