@@ -12,12 +12,19 @@ import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
 import dev.metahook.testing.WidgetController;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code /metrics} after some calls: what Prometheus would scrape. */
 class MetricsTest {
@@ -78,6 +85,27 @@ class MetricsTest {
                 Thread.sleep(20);
                 after = scrape(server);
             }
+        }
+    }
+
+    @Test
+    void aTlsConnectionToTheHookPortCountsOnce(@TempDir Path dir) throws Exception {
+        Certificates certificates = new Certificates(dir);
+        ServerConfig config = ServerConfig.defaults().withManagementPort(0)
+                .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        try (TestServer server = TestServer.start(TestServer.widgets(), config)) {
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, Certificates.trusting(certificates.caCert), null);
+            HttpClient kept = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+            HttpResponse<String> sync = kept.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + "/widget/sync"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Requests.bytes(Requests.sync(Requests.widget("hello", 3, "hi"), List.of(), false))))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, sync.statusCode(), sync.body());
+
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.managementPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertEquals(1.0, value(metrics, "jetty_connections_current_connections{connector_name=\"hook\"}"),
+                    "the kept TLS connection, once (its TLS layer is not a connection of its own): " + metrics);
         }
     }
 
