@@ -78,13 +78,15 @@ final class HookMetrics {
                 .tags("version", version(), "java_version", System.getProperty("java.version", "unknown")).register(registry);
         Gauge.builder("metahook.hook.in.flight", inFlight, AtomicInteger::get)
                 .description("Hook calls being answered").register(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmGcMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ClassLoaderMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
-        new FileDescriptorMetrics().bindTo(registry);
+        // the process's meters on /metrics only: a registry of the service's own (Boot's) binds its own, and two
+        // bindings of one gauge make Micrometer warn at every start
+        new JvmMemoryMetrics().bindTo(prometheus);
+        new JvmGcMetrics().bindTo(prometheus);
+        new JvmThreadMetrics().bindTo(prometheus);
+        new ClassLoaderMetrics().bindTo(prometheus);
+        new ProcessorMetrics().bindTo(prometheus);
+        new UptimeMetrics().bindTo(prometheus);
+        new FileDescriptorMetrics().bindTo(prometheus);
     }
 
     /**
