@@ -379,7 +379,7 @@ final class Drain extends Handler.Wrapper {
      * Whether the kernel holds no bytes the server has not read yet: a request that has arrived but
      * was not read (a busy machine) makes the connection anything but quiet.
      */
-    private static boolean nothingUnread(EndPoint endPoint) {
+    static boolean nothingUnread(EndPoint endPoint) {
         if (endPoint.getTransport() instanceof SocketChannel channel) {
             try {
                 return channel.socket().getInputStream().available() == 0;

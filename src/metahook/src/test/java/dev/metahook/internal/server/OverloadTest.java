@@ -124,8 +124,8 @@ class OverloadTest {
     /**
      * A body refused while it is still arriving is read and dropped for up to 10 s from the refusal, so its client,
      * which writes its whole body before it reads, sees the {@code 503}. Here the refusal comes after the 2 s admission
-     * wait, and the body keeps arriving (a piece a second, well within the read limits) until 11 s after the call
-     * began: a bound counted from the call's start would close the connection under the client.
+     * wait, and the body keeps arriving (a piece every 0.95 s, well within the read limits) until 10.5 s after the call
+     * began: a bound of 10 s counted from the call's start would close the connection under the client.
      */
     @Test
     void aClientStillSendingItsBodyAfterTheRefusalReadsThe503() throws Exception {
@@ -151,7 +151,7 @@ class OverloadTest {
             out.write(head(length));
             int pieces = 12;
             for (int i = 0; i < pieces; i++) {
-                Thread.sleep(i == 0 ? 0 : 1000);
+                Thread.sleep(i == 0 ? 0 : 950);
                 out.write(new byte[length / pieces + (i == pieces - 1 ? length % pieces : 0)]);
                 out.flush();
             }
