@@ -69,18 +69,16 @@ class DrainIT {
 
     @Test
     void aCallItsClientResetsDuringTheDrainMakesTheServiceExit1AndIsNamedInTheLog() throws Exception {
-        DrainRound.ForcedLoss forced = DrainRound.resetDuringTheDrain(small);
-        System.out.println("DrainIT, a call reset by its client during the drain: exit " + forced.exit() + ", client " + forced.client()
-                + "\n  " + String.join("\n  ", forced.unanswered()));
-        assertEquals(1, forced.exit(), "a request that arrived and was not answered: " + forced);
-        assertTrue(forced.named(), "the log names the call: " + forced);
+        exitsOneNamingTheCall("a call reset by its client during the drain", DrainRound.resetDuringTheDrain(small));
     }
 
     @Test
     void aCallStillInFlightAtTheDrainsDeadlineMakesTheServiceExit1AndIsNamedInTheLog() throws Exception {
-        DrainRound.ForcedLoss forced = DrainRound.inFlightAtTheDeadline(small);
-        System.out.println("DrainIT, a call in flight at the drain's deadline: exit " + forced.exit() + ", client " + forced.client()
-                + "\n  " + String.join("\n  ", forced.unanswered()));
+        exitsOneNamingTheCall("a call in flight at the drain's deadline", DrainRound.inFlightAtTheDeadline(small));
+    }
+
+    private static void exitsOneNamingTheCall(String what, DrainRound.ForcedLoss forced) {
+        System.out.println("DrainIT, " + what + ": " + forced);
         assertEquals(1, forced.exit(), "a request that arrived and was not answered: " + forced);
         assertTrue(forced.named(), "the log names the call: " + forced);
     }

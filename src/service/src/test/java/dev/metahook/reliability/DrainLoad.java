@@ -69,8 +69,7 @@ public final class DrainLoad {
     }
 
     private static boolean forced(String what, DrainRound.ForcedLoss loss) {
-        System.out.println(what + ": exit " + loss.exit() + ", the call from " + loss.client() + (loss.named() ? " named" : " NOT named")
-                + " in the log:\n  " + String.join("\n  ", loss.unanswered()));
+        System.out.println(what + ": " + loss);
         return loss.exit() == 1 && loss.named();
     }
 

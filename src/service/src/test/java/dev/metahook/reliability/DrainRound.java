@@ -40,6 +40,12 @@ final class DrainRound {
         boolean named() {
             return unanswered.stream().anyMatch(line -> line.contains("POST " + Scenarios.HOOK + " from " + client));
         }
+
+        @Override
+        public String toString() {
+            return "exit " + exit + ", the call from " + client + (named() ? " named" : " not named") + " in the log:\n  "
+                    + String.join("\n  ", unanswered);
+        }
     }
 
     private DrainRound() {
