@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A storm of costly bodies against the real process, with a small call every 100 ms while it lasts, made in turn
- * to the storming process and to a peer process with no storm: the load of {@link MemoryShapesIT}. The peer's
+ * to the storming process and to a peer process with no storm (both warmed by a few small calls first): the load
+ * of {@link MemoryShapesIT}. The peer's
  * answers are the machine's own latency at that moment (on a shared machine, what the neighbours cost), so the
  * storm's cost to small calls is told apart from the machine's. Its {@link #main} runs every case of that suite and
  * prints the figures (answers by status, the small calls' latency and the peer's, peak resident memory);
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class MemoryStorm {
     private static final long SMALL_CALL_EVERY_MS = 100;
+    /** Small calls made to each process before the storm and not counted: a fresh process's first calls are cold (seconds on a busy machine). */
+    private static final int WARM_UP_CALLS = 5;
 
     private MemoryStorm() {
     }
@@ -44,6 +47,10 @@ public final class MemoryStorm {
         Scenarios.Tally small = new Scenarios.Tally();
         Scenarios.Tally peerSmall = new Scenarios.Tally();
         byte[] smallBody = Bodies.small();
+        for (int i = 0; i < WARM_UP_CALLS; i++) {
+            call(metahook.port(), smallBody, new Scenarios.Tally());
+            call(peer.port(), smallBody, new Scenarios.Tally());
+        }
         for (int round = 0; round < rounds; round++) {
             AtomicBoolean stormOver = new AtomicBoolean();
             Thread prober = Scenarios.started(() -> probe(metahook.port(), peer.port(), smallBody, small, peerSmall, stormOver));
