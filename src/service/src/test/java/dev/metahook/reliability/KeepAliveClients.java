@@ -65,28 +65,24 @@ final class KeepAliveClients {
     private final boolean pipelined;
     private volatile long sigterm;
 
-    /** {@code clients} keep-alive clients. */
-    KeepAliveClients(int port, byte[] body, int clients) {
-        this(port, body, clients, false);
-    }
-
-    /** {@code clients} clients, kept alive or with a connection per request. */
-    KeepAliveClients(int port, byte[] body, int clients, boolean perRequest) {
-        this(port, body, clients, perRequest, false);
+    /** How a client sends its calls. */
+    enum Kind {
+        /** The next call on the same connection; a new connection only after an answer that said close. */
+        KEPT_ALIVE,
+        /** Two requests written at once, then both answers read (HTTP/1.1 pipelining). */
+        PIPELINING,
+        /** A connection for every call, its request saying {@code Connection: close}. */
+        CONNECTION_PER_REQUEST
     }
 
     /**
-     * {@code clients} kept-alive clients that each write two requests at once and then read both answers (HTTP/1.1
-     * pipelining): a second request is answered, or the first answer says {@code Connection: close} and the connection
-     * closes with the second unanswered (the client knows to send it again); anything else is a loss.
+     * {@code clients} clients of one kind. Pipelining, a second request is answered, or the first answer says
+     * {@code Connection: close} and the connection closes with the second unanswered (the client knows to send it
+     * again); anything else is a loss.
      */
-    static KeepAliveClients pipelining(int port, byte[] body, int clients) {
-        return new KeepAliveClients(port, body, clients, false, true);
-    }
-
-    private KeepAliveClients(int port, byte[] body, int clients, boolean perRequest, boolean pipelined) {
-        this.perRequest = perRequest;
-        this.pipelined = pipelined;
+    KeepAliveClients(Kind kind, int port, byte[] body, int clients) {
+        this.perRequest = kind == Kind.CONNECTION_PER_REQUEST;
+        this.pipelined = kind == Kind.PIPELINING;
         for (int i = 0; i < clients; i++) {
             threads.add(Scenarios.started(() -> run(port, body)));
         }
@@ -142,31 +138,7 @@ final class KeepAliveClients {
             failed("lost: " + e + (signalled == 0 ? "" : ", sent " + (sent - signalled) / 1_000_000 + " ms after SIGTERM,"));
             return false;
         }
-        answered.incrementAndGet();
-        if (response.status() == 503) {
-            answered503.incrementAndGet();
-        }
-        if (response.status() != 200 && response.status() != 503) {
-            answeredOther.incrementAndGet();
-            failed("answered " + response.status() + ": " + response.text());
-        }
-        if (response.closes()) {
-            answeredClose.incrementAndGet();
-            if (!perRequest) {
-                firstClose.compareAndSet(0, System.nanoTime());
-            }
-            return false;
-        }
-        if (response.status() == 503) {
-            refusedKeepingOpen.incrementAndGet();
-        }
-        long drainSeen = firstClose.get();
-        if (drainSeen != 0 && sent - drainSeen > 0) {
-            keptOpenAfterTheDrainBegan.incrementAndGet();
-        } else if (sigterm != 0 && sent - sigterm > 0) {
-            keptOpenBeforeTheListenerClosed.incrementAndGet();
-        }
-        return !perRequest;
+        return counted(response, sent) && !perRequest;
     }
 
     /** Two requests written at once, then their answers read; true when the connection may carry the next two. */
@@ -219,12 +191,19 @@ final class KeepAliveClients {
         }
         if (response.closes()) {
             answeredClose.incrementAndGet();
-            firstClose.compareAndSet(0, System.nanoTime());
+            if (!perRequest) {
+                firstClose.compareAndSet(0, System.nanoTime());
+            }
             return false;
+        }
+        if (response.status() == 503) {
+            refusedKeepingOpen.incrementAndGet();
         }
         long drainSeen = firstClose.get();
         if (drainSeen != 0 && sent - drainSeen > 0) {
             keptOpenAfterTheDrainBegan.incrementAndGet();
+        } else if (sigterm != 0 && sent - sigterm > 0) {
+            keptOpenBeforeTheListenerClosed.incrementAndGet();
         }
         return true;
     }

@@ -6,50 +6,54 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A storm of costly bodies against the real process, with a small call every 100 ms while it lasts:
- * the load of {@link MemoryShapesIT}. Its {@link #main} runs every case of that suite and prints the
- * figures (answers by status, the slowest small call, peak resident memory); {@code src/bench/reliability}
- * runs it.
+ * A storm of costly bodies against the real process, with a small call every 100 ms while it lasts, made in turn
+ * to the storming process and to a peer process with no storm (both warmed by a few small calls first): the load
+ * of {@link MemoryShapesIT}. The peer's
+ * answers are the machine's own latency at that moment (on a shared machine, what the neighbours cost), so the
+ * storm's cost to small calls is told apart from the machine's. Its {@link #main} runs every case of that suite and
+ * prints the figures (answers by status, the small calls' latency and the peer's, peak resident memory);
+ * {@code src/bench/reliability} runs it.
  */
 public final class MemoryStorm {
     private static final long SMALL_CALL_EVERY_MS = 100;
+    /** Small calls made to each process before the storm and not counted: a fresh process's first calls are cold (seconds on a busy machine). */
+    private static final int WARM_UP_CALLS = 5;
 
     private MemoryStorm() {
     }
 
     /**
-     * What a storm's calls got, what the small calls during it got, the same small calls for 2 s before
-     * it (the machine's own latency, for comparison), and the process's peak resident memory.
+     * What a storm's calls got, what the small calls during it got, the same small calls made at the same moments
+     * to the peer, and the storming process's peak resident memory.
      */
-    record Outcome(Scenarios.Tally calls, Scenarios.Tally small, long slowestSmallMillis, Scenarios.Tally quiet, long peakRss) {
+    record Outcome(Scenarios.Tally calls, Scenarios.Tally small, Scenarios.Tally peer, long peakRss) {
         @Override
         public String toString() {
             return "calls " + calls + ", slowest " + calls.percentileMillis(1.0) + " ms; small calls during the storm " + small
-                    + ", p50 " + small.percentileMillis(0.5) + " ms, slowest " + slowestSmallMillis + " ms (before it: p50 "
-                    + quiet.percentileMillis(0.5) + " ms, slowest " + quiet.percentileMillis(1.0) + " ms); peak RSS "
+                    + ", p50 " + small.percentileMillis(0.5) + " ms, slowest " + small.percentileMillis(1.0) + " ms (the same to the peer: p50 "
+                    + peer.percentileMillis(0.5) + " ms, slowest " + peer.percentileMillis(1.0) + " ms); peak RSS "
                     + (peakRss >> 20) + " MiB";
         }
     }
 
-    /** {@code rounds} rounds of {@code count} calls with {@code body} at once, small calls during each. */
-    static Outcome run(MetahookProcess metahook, byte[] body, int count, int rounds) throws Exception {
-        return run(metahook, Scenarios.HOOK, body, count, rounds);
+    /** {@code rounds} rounds of {@code count} calls with {@code body} at once, small calls during each, to it and to {@code peer}. */
+    static Outcome run(MetahookProcess metahook, MetahookProcess peer, byte[] body, int count, int rounds) throws Exception {
+        return run(metahook, peer, Scenarios.HOOK, body, count, rounds);
     }
 
     /** The same with calls of {@code path}. */
-    static Outcome run(MetahookProcess metahook, String path, byte[] body, int count, int rounds) throws Exception {
+    static Outcome run(MetahookProcess metahook, MetahookProcess peer, String path, byte[] body, int count, int rounds) throws Exception {
         Scenarios.Tally calls = new Scenarios.Tally();
         Scenarios.Tally small = new Scenarios.Tally();
+        Scenarios.Tally peerSmall = new Scenarios.Tally();
         byte[] smallBody = Bodies.small();
-        Scenarios.Tally quiet = new Scenarios.Tally();
-        AtomicBoolean quietOver = new AtomicBoolean();
-        Thread before = Scenarios.started(() -> probe(metahook.port(), smallBody, quiet, quietOver));
-        Thread.sleep(2000);
-        quietOver.set(true);
-        before.join();
+        for (int i = 0; i < WARM_UP_CALLS; i++) {
+            call(metahook.port(), smallBody, new Scenarios.Tally());
+            call(peer.port(), smallBody, new Scenarios.Tally());
+        }
         for (int round = 0; round < rounds; round++) {
             AtomicBoolean stormOver = new AtomicBoolean();
-            Thread prober = Scenarios.started(() -> probe(metahook.port(), smallBody, small, stormOver));
+            Thread prober = Scenarios.started(() -> probe(metahook.port(), peer.port(), smallBody, small, peerSmall, stormOver));
             Scenarios.Tally tally = Scenarios.atOnce(metahook.port(), path, body, count);
             stormOver.set(true);
             prober.join();
@@ -62,23 +66,28 @@ public final class MemoryStorm {
             calls.latenciesMicros.addAll(tally.latenciesMicros);
             calls.failures.addAll(tally.failures);
         }
-        return new Outcome(calls, small, small.percentileMillis(1.0), quiet, metahook.peakRssBytes());
+        return new Outcome(calls, small, peerSmall, metahook.peakRssBytes());
     }
 
-    private static void probe(int port, byte[] body, Scenarios.Tally small, AtomicBoolean stormOver) {
+    private static void probe(int port, int peerPort, byte[] body, Scenarios.Tally small, Scenarios.Tally peer, AtomicBoolean stormOver) {
         while (!stormOver.get()) {
-            long started = System.nanoTime();
-            try (Socket socket = Scenarios.socket(port)) {
-                small.add(Http.exchange(socket, "POST", Scenarios.HOOK, body).status(), started);
-            } catch (IOException e) {
-                small.failed(e);
-            }
+            call(port, body, small);
+            call(peerPort, body, peer);
             try {
                 Thread.sleep(SMALL_CALL_EVERY_MS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    private static void call(int port, byte[] body, Scenarios.Tally tally) {
+        long started = System.nanoTime();
+        try (Socket socket = Scenarios.socket(port)) {
+            tally.add(Http.exchange(socket, "POST", Scenarios.HOOK, body).status(), started);
+        } catch (IOException e) {
+            tally.failed(e);
         }
     }
 
@@ -98,8 +107,8 @@ public final class MemoryStorm {
     }
 
     private static void report(String name, Map<String, String> env, byte[] body, int count, int rounds) throws Exception {
-        try (MetahookProcess metahook = MetahookProcess.start("storm", env)) {
-            Outcome outcome = run(metahook, body, count, rounds);
+        try (MetahookProcess peer = MetahookProcess.start("storm-peer", Map.of()); MetahookProcess metahook = MetahookProcess.start("storm", env)) {
+            Outcome outcome = run(metahook, peer, body, count, rounds);
             System.out.printf("%s (%.2f MiB each): %s; alive %b%n", name, body.length / 1048576.0, outcome, metahook.alive());
         }
     }

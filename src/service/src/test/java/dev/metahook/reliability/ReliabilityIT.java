@@ -3,7 +3,6 @@ package dev.metahook.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
@@ -157,7 +156,7 @@ class ReliabilityIT {
             metahook.waitForOutput("shutting down", Duration.ofSeconds(30));
             // The drain tells clients to close only once its listener refuses new connections (a client told
             // earlier could reconnect into a listener being closed); a call answered before that is a plain one.
-            untilRefused(metahook.port(), Duration.ofSeconds(30));
+            Scenarios.untilRefused(metahook.port(), Duration.ofSeconds(30));
             for (Socket call : calls) {
                 Scenarios.sendRest(call, body);
             }
@@ -179,18 +178,5 @@ class ReliabilityIT {
         try (Socket socket = Scenarios.socket(metahook.port())) {
             assertEquals(200, Http.exchange(socket, "POST", Scenarios.HOOK, small).status(), "still answers a small call");
         }
-    }
-
-    private static void untilRefused(int port, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try (Socket probe = new Socket("127.0.0.1", port)) {
-                Thread.sleep(5);
-            } catch (IOException refused) {
-                Thread.sleep(50);
-                return;
-            }
-        }
-        throw new AssertionError("the listener on port " + port + " still accepts connections " + timeout + " after SIGTERM");
     }
 }

@@ -398,6 +398,20 @@ final class Scenarios {
         throw new IllegalStateException("no metric " + name);
     }
 
+    /** Until a connection to {@code port} is refused: the drain has begun, and its listener is closed. */
+    static void untilRefused(int port, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Socket probe = new Socket("127.0.0.1", port)) {
+                Thread.sleep(5);
+            } catch (IOException refused) {
+                Thread.sleep(50);
+                return;
+            }
+        }
+        throw new AssertionError("the listener on port " + port + " still accepts connections " + timeout + " after SIGTERM");
+    }
+
     static Thread started(Runnable work) {
         Thread thread = new Thread(work);
         thread.start();

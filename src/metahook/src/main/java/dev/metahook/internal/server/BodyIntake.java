@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.HttpConfiguration;
 
 /**
@@ -148,24 +149,32 @@ final class BodyIntake {
     }
 
     /**
-     * Reads the rest of a refused body and throws it away, up to {@code MAX_BODY_SIZE} bytes and for up to {@link
-     * #BODY_DEADLINE} from the refusal (not from the call's start: a body refused after the admission wait, on a busy
-     * server, would otherwise be cut while its client is still sending, and the client would never read the refusal);
-     * false when it had to stop, and the answer then closes the connection.
+     * Reads the rest of a refused body and throws it away, up to {@code MAX_BODY_SIZE} bytes, for as long as its client
+     * keeps it coming: it stops once the reads have waited {@link #BODY_DEADLINE} in all for bytes the client had not sent
+     * yet. A read of bytes that had already arrived does not count: on a busy machine the service can take longer than
+     * that to read and drop a 15 MiB body that its client sent at once, and closing the connection under a client still
+     * sending loses the answer. False when it had to stop, and the answer then closes the connection.
      */
     private boolean discard(HttpServletRequest request) {
-        long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
+        EndPoint endPoint = PauseLimits.endPoint(request);
         byte[] sink = new byte[16 * 1024];
         long total = 0;
+        long waited = 0;
         try {
             InputStream in = request.getInputStream();
-            for (int n; (n = in.read(sink)) != -1; ) {
+            while (true) {
+                boolean arrived = in.available() > 0 || endPoint != null && !Drain.nothingUnread(endPoint);
+                long started = System.nanoTime();
+                int n = in.read(sink);
+                waited += arrived ? 0 : System.nanoTime() - started;
+                if (n == -1) {
+                    return true;
+                }
                 total += n;
-                if (System.nanoTime() - deadline > 0 || total > maxBodySize) {
+                if (waited > BODY_DEADLINE.toNanos() || total > maxBodySize) {
                     return false;
                 }
             }
-            return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }

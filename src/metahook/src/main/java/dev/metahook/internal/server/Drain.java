@@ -66,6 +66,8 @@ final class Drain extends Handler.Wrapper {
 
     /** Calls being answered, per connection (HTTP/1.1: one at a time; the count keeps it right whatever comes). */
     private final Map<Connection, AtomicInteger> busy = new ConcurrentHashMap<>();
+    /** The request each busy connection is answering, named in the log should the drain's time run out. */
+    private final Map<Connection, Request> requests = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Calls whose answer could not be written once the drain began: each is logged, and any makes the drain unclean. */
     private final AtomicInteger unansweredCalls = new AtomicInteger();
@@ -90,7 +92,7 @@ final class Drain extends Handler.Wrapper {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         Connection connection = request.getConnectionMetaData().getConnection();
-        started(connection);
+        started(connection, request);
         if (closing) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }
@@ -136,14 +138,21 @@ final class Drain extends Handler.Wrapper {
         }
     }
 
-    private void started(Connection connection) {
+    private void started(Connection connection, Request request) {
         inFlight.incrementAndGet();
+        requests.put(connection, request);
         busy.computeIfAbsent(connection, c -> new AtomicInteger()).incrementAndGet();
     }
 
     private void done(Connection connection) {
         inFlight.decrementAndGet();
-        busy.computeIfPresent(connection, (c, count) -> count.decrementAndGet() == 0 ? null : count);
+        busy.computeIfPresent(connection, (c, count) -> {
+            if (count.decrementAndGet() > 0) {
+                return count;
+            }
+            requests.remove(connection);
+            return null;
+        });
     }
 
     /**
@@ -256,7 +265,7 @@ final class Drain extends Handler.Wrapper {
         LOG.debug("took {} queued connections, then closed the listener", taken);
     }
 
-    /** Open connections holding a request that was not answered: in flight, part-way, or unread. */
+    /** Open connections holding a request that was not answered (in flight, part-way, or unread), each logged. */
     private int unanswered(List<Connector> connectors) {
         int count = 0;
         for (Connector connector : connectors) {
@@ -266,6 +275,7 @@ final class Drain extends Handler.Wrapper {
             for (EndPoint endPoint : connector.getConnectedEndPoints()) {
                 if (unanswered(endPoint)) {
                     count++;
+                    LOG.warn("a request that arrived during the drain was not answered: {} (the drain's time was up)", named(endPoint));
                 }
             }
         }
@@ -284,6 +294,18 @@ final class Drain extends Handler.Wrapper {
             return false;
         }
         return !idle(connection) || !nothingUnread(endPoint);
+    }
+
+    /** The request a connection is answering, or, when it has not read one yet, its client. */
+    private String named(EndPoint endPoint) {
+        Request request = requests.get(httpConnection(endPoint));
+        if (request != null) {
+            return request.getMethod() + " " + request.getHttpURI().getPath() + " from " + Request.getRemoteAddr(request) + ":"
+                    + Request.getRemotePort(request);
+        }
+        return endPoint.getRemoteSocketAddress() instanceof InetSocketAddress client
+                ? "a request not read yet from " + client.getHostString() + ":" + client.getPort()
+                : "a request not read yet";
     }
 
     private static Connection httpConnection(EndPoint endPoint) {
@@ -357,7 +379,7 @@ final class Drain extends Handler.Wrapper {
      * Whether the kernel holds no bytes the server has not read yet: a request that has arrived but
      * was not read (a busy machine) makes the connection anything but quiet.
      */
-    private static boolean nothingUnread(EndPoint endPoint) {
+    static boolean nothingUnread(EndPoint endPoint) {
         if (endPoint.getTransport() instanceof SocketChannel channel) {
             try {
                 return channel.socket().getInputStream().available() == 0;

@@ -35,7 +35,8 @@ final class PauseLimits {
         Drain.whenWritten(request, () -> endPoint.setIdleTimeout(keepAlive));
     }
 
-    private static EndPoint endPoint(HttpServletRequest request) {
+    /** The call's connection, or null outside a servlet request. */
+    static EndPoint endPoint(HttpServletRequest request) {
         ServletContextRequest call = ServletContextRequest.getServletContextRequest(request);
         return call == null ? null : call.getConnectionMetaData().getConnection().getEndPoint();
     }

@@ -1,6 +1,7 @@
 package dev.metahook.internal.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,14 +10,18 @@ import dev.metahook.api.CompositeController;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Result;
 import dev.metahook.internal.engine.HookEngine;
+import dev.metahook.testing.RawHttp;
 import dev.metahook.testing.Requests;
 import dev.metahook.testing.TestServer;
 import dev.metahook.testing.Widget;
 import dev.metahook.internal.wire.Json;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +119,52 @@ class OverloadTest {
             HttpResponse<String> small = client.send(post(server, "small", "hi"), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, small.statusCode(), "every refusal gave its share back: " + small.body());
         }
+    }
+
+    /**
+     * A body refused while it is still arriving is read and dropped for up to 10 s from the refusal, so its client,
+     * which writes its whole body before it reads, sees the {@code 503}. Here the refusal comes after the 2 s admission
+     * wait, and the body keeps arriving (a piece every 0.95 s, well within the read limits) until 10.5 s after the call
+     * began: a bound of 10 s counted from the call's start would close the connection under the client.
+     */
+    @Test
+    void aClientStillSendingItsBodyAfterTheRefusalReadsThe503() throws Exception {
+        MemoryBudget budget = new MemoryBudget(BUDGET);
+        Controllers controllers = Controllers.builder()
+                .composite("widget", Widget.class, (CompositeController<Widget, Map<String, Object>>) (widget, context) -> blockingSync(widget)).build();
+        try (HookServer server = HookServer.start(new HookEngine(controllers, TestServer.CLOCK),
+                HookServer.Options.of(ServerConfig.defaults().withHost("127.0.0.1").withPort(0)).budget(budget));
+             Socket holding = new Socket("127.0.0.1", server.port());
+             Socket refused = new Socket("127.0.0.1", server.port())) {
+            // Half of a 3.5 MiB body holds most of the reading share (a quarter of 16 MiB) while the rest is awaited.
+            int held = (int) (3.5 * MIB);
+            holding.getOutputStream().write(head(held));
+            holding.getOutputStream().write(new byte[held / 2]);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (budget.available() > BUDGET - 3 * MIB && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(budget.available() <= BUDGET - 3 * MIB, "the first call holds the reading share");
+
+            int length = (int) MIB;
+            OutputStream out = refused.getOutputStream();
+            out.write(head(length));
+            int pieces = 12;
+            for (int i = 0; i < pieces; i++) {
+                Thread.sleep(i == 0 ? 0 : 950);
+                out.write(new byte[length / pieces + (i == pieces - 1 ? length % pieces : 0)]);
+                out.flush();
+            }
+            refused.setSoTimeout(30_000);
+            RawHttp.Response answer = RawHttp.read(refused.getInputStream());
+            assertEquals(503, answer.status(), answer.body());
+            assertFalse("close".equals(answer.headers().get("connection")), "the body was read whole, the connection stays open");
+        }
+    }
+
+    private static byte[] head(int length) {
+        return ("POST /widget/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     private static ObjectNode widgetWith(Map<String, Object> extra) {
