@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.internal.sim.Ids;
+import dev.metahook.internal.sim.KubernetesVersion;
 import dev.metahook.internal.wire.Json;
 import dev.metahook.testing.Helm;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -28,32 +29,32 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * metahook's controllers against a real API server: on the local rig (control plane from
  * src/e2e/control-plane, the simulator as Metacontroller, the test as the workloads), or, with
  * {@code METAHOOK_E2E_KUBECONFIG} set, on a cluster with the real Metacontroller and real workloads.
- * The same steps and checks either way. The rig's API server must store what a real one stores:
+ * The same steps and checks either way, on the local rig against each API server {@link Rigs} starts (the oldest
+ * and the newest Kubernetes minor the simulator models). The rig's API server must store what a real one stores:
  * {@code ""} is a string, in a custom resource's spec and status and in Metacontroller's own
  * ControllerRevisions.
  */
+@ParameterizedClass(name = "Kubernetes {0}")
+@MethodSource("dev.metahook.e2e.Rigs#versions")
+@ExtendWith(Rigs.Resolver.class)
 class EndToEndIT {
     private static Rig rig;
 
-    @BeforeAll
-    static void start() throws Exception {
-        rig = Rig.fromEnvironment();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (rig != null) {
-            rig.close();
-        }
+    /** The rig of this version, shared with the suite's other classes and stopped when the run ends. */
+    @BeforeParameterizedClassInvocation
+    static void start(KubernetesVersion version, Rigs rigs) throws Exception {
+        rig = rigs.of(version);
     }
 
     private static ObjectNode current(ChildId ref) {
