@@ -3,6 +3,7 @@ package dev.metahook.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,10 +19,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -45,13 +47,15 @@ class ApiServerDefaultsIT {
             "Pod /spec/serviceAccount", "Pod /spec/serviceAccountName", "Pod /spec/tolerations", "Pod /spec/volumes");
     private static final List<String> SYSTEM_METADATA = List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields");
 
-    private static KubernetesVersion version;
     private static Commands commands;
 
-    @BeforeParameterizedClassInvocation
-    static void start(KubernetesVersion kubernetes, Rigs rigs) throws Exception {
-        version = kubernetes;
-        commands = rigs.local(kubernetes).commands();
+    @Parameter
+    KubernetesVersion version;
+
+    /** The local rig of this version, started for the first test that needs it, shared with the suite's other classes. */
+    @BeforeEach
+    void onTheRigOfThisVersion(Rigs rigs) throws Exception {
+        commands = rigs.local(version).commands();
     }
 
     @Test
@@ -98,7 +102,7 @@ class ApiServerDefaultsIT {
         for (StorageChange change : StorageChange.values()) {
             Probe probe = Probe.of(change);
             ObjectNode sent = (ObjectNode) Json.parse(probe.object().replace('\'', '"').getBytes(StandardCharsets.UTF_8));
-            sent.withObjectProperty("metadata").put("namespace", "storage-changes");
+            sent.withObjectProperty("metadata").put("namespace", "storage-changes").put("name", change.name().toLowerCase().replace('_', '-'));
             ObjectNode real = create(work.resolve(change + ".json"), sent);
             ObjectNode simulated = new ObjectStore(Clock.systemUTC(), version).create(sent);
             JsonNode expected = version.has(change) ? probe.from() : probe.upTo();
@@ -122,6 +126,10 @@ class ApiServerDefaultsIT {
                         + "['ReadWriteOnce'],'resources':{'requests':{'storage':'1Gi'}}}}]}}",
                         List.of("/spec/template/metadata/creationTimestamp", "/spec/volumeClaimTemplates/0/metadata/creationTimestamp"),
                         NullNode.getInstance(), MissingNode.getInstance());
+                case STATEFULSET_MAX_UNAVAILABLE -> new Probe("{'apiVersion':'apps/v1','kind':'StatefulSet','metadata':{'name':'s'},'spec':{"
+                        + "'selector':{'matchLabels':{'a':'b'}},'template':{'metadata':{'labels':{'a':'b'}},'spec':{'containers':"
+                        + "[{'name':'c','image':'c:1'}]}}}}", List.of("/spec/updateStrategy/rollingUpdate/maxUnavailable"),
+                        MissingNode.getInstance(), IntNode.valueOf(1));
             };
         }
     }
