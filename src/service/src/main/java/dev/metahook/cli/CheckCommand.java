@@ -74,7 +74,7 @@ final class CheckCommand {
 
     /**
      * The Kubernetes minors to check on: the one {@code --kubernetes-version} names, else every span of the supported
-     * minors whose API servers store objects alike (the oldest and the newest supported, today).
+     * minors whose API servers store objects alike (today 1.29-1.33, 1.34-1.36 and 1.37).
      */
     static List<KubernetesVersion.Span> kubernetes(String text, String usage) {
         return text == null ? KubernetesVersion.spans() : List.of(KubernetesVersion.Span.of(kubernetesVersion(text, usage)));

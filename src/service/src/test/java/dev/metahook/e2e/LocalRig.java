@@ -8,6 +8,7 @@ import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.Ids;
+import dev.metahook.internal.sim.KubernetesVersion;
 import dev.metahook.internal.sim.Simulation;
 import dev.metahook.testing.StoredObjects;
 import io.fabric8.kubernetes.client.Config;
@@ -28,8 +29,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The local rig: etcd, kube-apiserver and the garbage collector from {@code src/e2e/control-plane}
- * on 127.0.0.1, {@code target/metahook.jar} as a process, and the simulator playing Metacontroller
+ * The local rig: etcd, kube-apiserver of one Kubernetes version and the garbage collector from
+ * {@code src/e2e/control-plane} on 127.0.0.1, {@code target/metahook.jar} as a process, and the simulator playing Metacontroller
  * through the API server, one simulation per controller. Workloads become ready when a test says so.
  * Besides metahook's CRDs the API server has Metacontroller's own CRDs, as Metacontroller v4.17.2 installs them
  * (the captured fixture {@code metacontroller-crds-v1-v4.17.2.yaml} of {@code src/test-support}: CompositeController,
@@ -66,10 +67,11 @@ final class LocalRig implements Rig {
         this.cluster = new ApiServerCluster(client, NAMESPACE, List.copyOf(every.values()));
     }
 
-    static LocalRig start() throws Exception {
-        Path dir = Files.createTempDirectory("metahook-e2e");
+    /** The rig with the API server of this minor (built first if needed). */
+    static LocalRig start(KubernetesVersion version) throws Exception {
+        Path dir = Files.createTempDirectory("metahook-e2e-" + version);
         Commands commands = new Commands(dir.resolve("kubeconfig"));
-        commands.run(Duration.ofMinutes(20), "bash", "src/e2e/control-plane", "start", dir.toString());
+        commands.run(Duration.ofMinutes(20), "bash", "src/e2e/control-plane", "start", dir.toString(), version.toString());
         commands.run(Duration.ofMinutes(2), "kubectl", "apply", "-f", "metacontroller/crd-webapps.yaml", "-f", "metacontroller/crd-databases.yaml",
                 "-f", METACONTROLLER_CRDS);
         commands.run(Duration.ofMinutes(2), "kubectl", "wait", "--for=condition=established", "--timeout=60s",

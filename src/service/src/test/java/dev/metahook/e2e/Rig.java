@@ -3,7 +3,6 @@ package dev.metahook.e2e;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.internal.sim.Ids;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -14,13 +13,8 @@ import java.util.Optional;
  * metahook deployed from {@code metacontroller/} and real workloads ({@link ClusterRig}).
  */
 interface Rig extends AutoCloseable {
-    /** The environment variable naming a kubeconfig: set, the tests run on that cluster. */
+    /** The environment variable naming a kubeconfig: set, the tests run on that cluster ({@link Rigs}). */
     String KUBECONFIG = "METAHOOK_E2E_KUBECONFIG";
-
-    static Rig fromEnvironment() throws Exception {
-        String kubeconfig = System.getenv(KUBECONFIG);
-        return kubeconfig == null || kubeconfig.isBlank() ? LocalRig.start() : ClusterRig.start(Path.of(kubeconfig));
-    }
 
     /** A check that the rig runs the controllers towards. */
     @FunctionalInterface

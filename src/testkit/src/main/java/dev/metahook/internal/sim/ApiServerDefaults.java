@@ -8,8 +8,9 @@ import dev.metahook.internal.wire.Json;
  * What the API server of a {@link KubernetesVersion} writes into a built-in object beyond what the
  * client sent, as far as a Metacontroller hook can see it: the defaulted fields and an embedded
  * ObjectMeta that is always there (empty when nothing was sent), with a {@code "creationTimestamp": null}
- * up to 1.33 and without one from 1.34 ({@link StorageChange}); each of them seen on a real v1.37.2
- * ({@code fixtures/captured/v1.37.2-stored.json}) and read from the source of the older minors. A hook that omits them is fine where
+ * up to 1.33 and without one from 1.34, and a StatefulSet's {@code maxUnavailable} from 1.37 alone
+ * ({@link StorageChange}); each of them seen on real v1.37.2 and v1.29.15 API servers
+ * ({@code fixtures/captured/v1.37.2-stored.json}, ApiServerDefaultsIT) and read from the source of the minors between. A hook that omits them is fine where
  * Metacontroller merges (maps, lists with a merge key); inside a list it replaces (a StatefulSet's
  * {@code volumeClaimTemplates}, a NetworkPolicy's rules) the difference is an update on every call.
  * Objects of other kinds (custom resources) are stored as sent.
@@ -26,7 +27,7 @@ final class ApiServerDefaults {
         ObjectNode spec = object.get("spec") instanceof ObjectNode s ? s : null;
         switch (object.path("kind").asText() + "." + group) {
             case "Deployment.apps" -> deployment(spec, metadata);
-            case "StatefulSet.apps" -> statefulSet(spec, metadata);
+            case "StatefulSet.apps" -> statefulSet(spec, metadata, version);
             case "ReplicaSet.apps" -> workload(spec, metadata);
             case "DaemonSet.apps" -> daemonSet(object, spec, metadata);
             case "Job.batch" -> job(spec, uid, object.path("metadata").path("name").asText(), metadata);
@@ -94,7 +95,7 @@ final class ApiServerDefaults {
         }
     }
 
-    private static void statefulSet(ObjectNode spec, EmbeddedMetadata metadata) {
+    private static void statefulSet(ObjectNode spec, EmbeddedMetadata metadata, KubernetesVersion version) {
         if (spec == null) {
             return;
         }
@@ -108,7 +109,9 @@ final class ApiServerDefaults {
         putIfAbsent(strategy, "type", "RollingUpdate");
         if ("RollingUpdate".equals(strategy.path("type").asText())) {
             ObjectNode rolling = strategy.withObjectProperty("rollingUpdate");
-            putIfAbsent(rolling, "maxUnavailable", 1);
+            if (version.has(StorageChange.STATEFULSET_MAX_UNAVAILABLE)) {
+                putIfAbsent(rolling, "maxUnavailable", 1);
+            }
             putIfAbsent(rolling, "partition", 0);
         }
         for (JsonNode claim : spec.path("volumeClaimTemplates")) {

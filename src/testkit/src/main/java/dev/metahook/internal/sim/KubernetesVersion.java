@@ -70,7 +70,8 @@ public record KubernetesVersion(int minor) implements Comparable<KubernetesVersi
 
         /**
          * The minor a check of the span runs on: the oldest supported for the span that holds it, else the span's
-         * newest, so that the default check runs on the oldest and the newest supported minor.
+         * newest, so that the default check runs on the oldest and the newest supported minor, and on the newest of
+         * each span between.
          */
         public KubernetesVersion checkedOn() {
             return first.equals(OLDEST) ? first : last;

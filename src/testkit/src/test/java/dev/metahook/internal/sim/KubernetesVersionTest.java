@@ -39,10 +39,11 @@ class KubernetesVersionTest {
     }
 
     @Test
-    void theSupportedMinorsSplitWhereTheApiServerStartedToLeaveTheNullOut() {
+    void theSupportedMinorsSplitWhereTheApiServerStartedToLeaveTheNullOutAndToDefaultMaxUnavailable() {
         assertEquals(List.of(new KubernetesVersion.Span(new KubernetesVersion(29), new KubernetesVersion(33)),
-                new KubernetesVersion.Span(new KubernetesVersion(34), new KubernetesVersion(37))), KubernetesVersion.spans());
-        assertEquals(List.of("1.29", "1.37"), KubernetesVersion.spans().stream().map(span -> span.checkedOn().toString()).toList());
+                new KubernetesVersion.Span(new KubernetesVersion(34), new KubernetesVersion(36)),
+                new KubernetesVersion.Span(new KubernetesVersion(37), new KubernetesVersion(37))), KubernetesVersion.spans());
+        assertEquals(List.of("1.29", "1.36", "1.37"), KubernetesVersion.spans().stream().map(span -> span.checkedOn().toString()).toList());
         assertEquals("1.29-1.33", KubernetesVersion.spans().get(0).toString());
         assertEquals("1.32", KubernetesVersion.Span.of(new KubernetesVersion(32)).toString());
     }
@@ -63,6 +64,24 @@ class KubernetesVersionTest {
         ObjectNode current = new ObjectStore(CLOCK, new KubernetesVersion(34)).create(sent);
         assertFalse(current.at("/spec/template/metadata").has("creationTimestamp"), current.toString());
         assertFalse(current.at("/spec/volumeClaimTemplates/0/metadata").has("creationTimestamp"), current.toString());
+    }
+
+    /** Measured on real v1.29.15 and v1.37.2 API servers (ApiServerDefaultsIT): 1.37 is the first to default it. */
+    @Test
+    void upTo136AStatefulSetsRollingUpdateHasNoMaxUnavailableAndFrom137One() {
+        assertFalse(new KubernetesVersion(36).has(StorageChange.STATEFULSET_MAX_UNAVAILABLE));
+        assertTrue(new KubernetesVersion(37).has(StorageChange.STATEFULSET_MAX_UNAVAILABLE));
+        ObjectNode sent = (ObjectNode) Json.parse("""
+                {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db","namespace":"default"},
+                 "spec":{"serviceName":"db","selector":{"matchLabels":{"app":"db"}},
+                  "template":{"metadata":{"labels":{"app":"db"}},"spec":{"containers":[{"name":"db","image":"postgres:16"}]}}}}
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ObjectNode old = new ObjectStore(CLOCK, new KubernetesVersion(36)).create(sent);
+        assertEquals(Json.parse("{\"partition\":0}".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                old.at("/spec/updateStrategy/rollingUpdate"), old.toString());
+        ObjectNode current = new ObjectStore(CLOCK, new KubernetesVersion(37)).create(sent);
+        assertEquals(Json.parse("{\"maxUnavailable\":1,\"partition\":0}".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                current.at("/spec/updateStrategy/rollingUpdate"), current.toString());
     }
 
     /**
