@@ -207,7 +207,8 @@ public final class Checker {
         for (JsonNode child : pass.call().response().path(spec.decorator() ? "attachments" : "children")) {
             ChildId named = Ids.of(child);
             ChildId id = named.namespace().isEmpty() ? new ChildId(named.apiVersion(), named.kind(), namespace, named.name()) : named;
-            if (!spec.discovery().servesKind(id.apiVersion(), id.kind())) {
+            // a child without apiVersion or kind fails discovery too, but its breach says so (missing-apiVersion, missing-kind)
+            if (!id.apiVersion().isEmpty() && !id.kind().isEmpty() && !spec.discovery().servesKind(id.apiVersion(), id.kind())) {
                 byKind.computeIfAbsent(id.kind() + " " + id.apiVersion(), kind -> new ArrayList<>()).add(id);
             }
         }
