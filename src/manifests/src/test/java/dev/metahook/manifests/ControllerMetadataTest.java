@@ -5,15 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahook.api.Child;
+import dev.metahook.api.CompositeController;
+import dev.metahook.api.Context;
+import dev.metahook.api.Customizer;
+import dev.metahook.api.RelatedRule;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Declaration;
 import dev.metahook.api.Result;
 import dev.metahook.api.Update;
+import dev.metahook.internal.registration.ControllerManifest;
 import dev.metahook.testing.Helm;
 import dev.metahook.testing.Kustomize;
 import dev.metahook.testing.RenderedObjects;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
@@ -72,5 +78,32 @@ class ControllerMetadataTest {
         Map<String, String> map = new java.util.TreeMap<>();
         node.properties().forEach(field -> map.put(field.getKey(), field.getValue().asText()));
         return map;
+    }
+
+    /** A shelf whose sync needs the ConfigMap its customize hook names. */
+    static final class Stocking implements CompositeController<ManifestsGenerationTest.Shelf, Object>, Customizer<ManifestsGenerationTest.Shelf> {
+        @Override
+        public Result<Object> sync(ManifestsGenerationTest.Shelf shelf, Context context) {
+            return Result.keepingObserved();
+        }
+
+        @Override
+        public List<RelatedRule> customize(ManifestsGenerationTest.Shelf shelf, Context context) {
+            return List.of(RelatedRule.named("v1", "configmaps", "stock"));
+        }
+    }
+
+    @Test
+    void requiredRelatedObjectsAreAnAnnotationOnTheControllerAndNeedACustomizeHook() {
+        Controllers stocking = Controllers.builder().composite("shelf", ManifestsGenerationTest.Shelf.class, new Stocking(),
+                Declaration.children(Child.of(ConfigMap.class, Update.ON_DELETE)).requiresRelated()).build();
+        JsonNode metadata = ControllerManifest.of(stocking.get("shelf").orElseThrow(), "greeting", "greeting-system").get("metadata");
+        assertEquals(Map.of(Declaration.REQUIRES_RELATED, "true"), map(metadata.get("annotations")));
+
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Controllers.builder()
+                .composite("shelf", ManifestsGenerationTest.Shelf.class, (shelf, context) -> Result.keepingObserved(),
+                        Declaration.none().requiresRelated()));
+        assertEquals("controller shelf: requiresRelated says the related objects its customize hook selects are required, but it has no"
+                + " customize hook: implement Customizer", refused.getMessage());
     }
 }

@@ -209,6 +209,10 @@ public final class Controllers {
                         + ": annotationSelector is a DecoratorController setting; a composite selects its parents by labelSelector"
                         + " (parentResource.labelSelector, Metacontroller v4.6.0 and later)");
             }
+            if (declaration.relatedRequired() && !(registration.controller() instanceof Customizer<?>)) {
+                throw new IllegalArgumentException("controller " + registration.name() + ": requiresRelated says the related objects"
+                        + " its customize hook selects are required, but it has no customize hook: implement Customizer");
+            }
             if (!NAME.matcher(registration.name()).matches()) {
                 throw new IllegalArgumentException("controller name '" + registration.name()
                         + "' must be lower-case letters, digits and dashes: it becomes a URL path");

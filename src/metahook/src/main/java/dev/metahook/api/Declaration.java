@@ -22,7 +22,13 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class Declaration {
-    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null, List.of(), Map.of(), Map.of());
+    /**
+     * The annotation on the generated CompositeController or DecoratorController that {@link #requiresRelated()} writes, and
+     * that {@code check} reads from any controller's manifest, whatever language its hooks are written in.
+     */
+    public static final String REQUIRES_RELATED = "metahook.dev/requires-related";
+
+    private static final Declaration NONE = new Declaration(List.of(), null, null, "v1", null, null, List.of(), Map.of(), Map.of(), false);
 
     private final List<Child> children;
     private final Duration resync;
@@ -33,10 +39,11 @@ public final class Declaration {
     private final List<String> revisionFieldPaths;
     private final Map<String, String> controllerLabels;
     private final Map<String, String> controllerAnnotations;
+    private final boolean requiresRelated;
 
     private Declaration(List<Child> children, Duration resync, Boolean generateSelector, String hookVersion,
                         LabelSelector labelSelector, LabelSelector annotationSelector, List<String> revisionFieldPaths,
-                        Map<String, String> controllerLabels, Map<String, String> controllerAnnotations) {
+                        Map<String, String> controllerLabels, Map<String, String> controllerAnnotations, boolean requiresRelated) {
         this.children = List.copyOf(children);
         this.resync = resync;
         this.generateSelector = generateSelector;
@@ -46,6 +53,7 @@ public final class Declaration {
         this.revisionFieldPaths = List.copyOf(revisionFieldPaths);
         this.controllerLabels = Collections.unmodifiableSortedMap(new TreeMap<>(controllerLabels));
         this.controllerAnnotations = Collections.unmodifiableSortedMap(new TreeMap<>(controllerAnnotations));
+        this.requiresRelated = requiresRelated;
     }
 
     /** No children, no resync, v1 hooks (and {@code generateSelector: true} for a composite). */
@@ -69,7 +77,7 @@ public final class Declaration {
             throw new IllegalArgumentException("resync must be a positive whole number of seconds, got " + period);
         }
         return new Declaration(children, period, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /**
@@ -78,7 +86,7 @@ public final class Declaration {
      */
     public Declaration generateSelector(boolean generate) {
         return new Declaration(children, resync, generate, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /** The wire version of every hook: {@code v1} (the default) or {@code v2}. */
@@ -87,7 +95,7 @@ public final class Declaration {
             throw new IllegalArgumentException("hookVersion must be v1 or v2, got '" + version + "'");
         }
         return new Declaration(children, resync, generateSelector, version, labelSelector, annotationSelector, revisionFieldPaths,
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /**
@@ -98,13 +106,13 @@ public final class Declaration {
      */
     public Declaration labelSelector(LabelSelector selector) {
         return new Declaration(children, resync, generateSelector, hookVersion, selector, annotationSelector, revisionFieldPaths,
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /** A decorator decorates only the targets whose annotations match (matchLabels and matchExpressions over annotations). */
     public Declaration annotationSelector(LabelSelector selector) {
         return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, selector, revisionFieldPaths,
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /**
@@ -122,7 +130,7 @@ public final class Declaration {
             }
         }
         return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, List.of(fieldPaths),
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /**
@@ -139,7 +147,7 @@ public final class Declaration {
             }
         });
         return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
-                labels, controllerAnnotations);
+                labels, controllerAnnotations, requiresRelated);
     }
 
     /** Annotations on the generated CompositeController or DecoratorController itself. */
@@ -151,7 +159,24 @@ public final class Declaration {
             }
         });
         return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
-                controllerLabels, annotations);
+                controllerLabels, annotations, requiresRelated);
+    }
+
+    /**
+     * The controller cannot do its work without the related objects its customize hook selects (a source to copy from,
+     * say): {@code check} then reports a customize rule that selected nothing in the whole life ({@code no-related}).
+     * Without it, a rule that selects nothing is the parent's normal state and no breach. Only for a controller that
+     * implements {@link Customizer}; written as the annotation {@value #REQUIRES_RELATED} {@code "true"} on the
+     * generated controller, where Metacontroller ignores it.
+     */
+    public Declaration requiresRelated() {
+        return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
+                controllerLabels, controllerAnnotations, true);
+    }
+
+    /** Whether {@link #requiresRelated()} was called. */
+    public boolean relatedRequired() {
+        return requiresRelated;
     }
 
     public List<Child> childResources() {
@@ -206,7 +231,7 @@ public final class Declaration {
             }
         }
         return new Declaration(children, resync, generateSelector, hookVersion, labelSelector, annotationSelector, revisionFieldPaths,
-                controllerLabels, controllerAnnotations);
+                controllerLabels, controllerAnnotations, requiresRelated);
     }
 
     /** Kubernetes' rules for metadata keys and label values. */

@@ -46,7 +46,8 @@ public final class Examples {
                         .revisionHistory("spec.template"))
                 .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController(), Declaration
                         .children(Child.of(ConfigMap.class, Update.IN_PLACE))
-                        .generateSelector(true))
+                        .generateSelector(true)
+                        .requiresRelated())
                 .decorator("service-per-pod", StatefulSet.class, new ServicePerPodDecorator(), Declaration
                         .attachments(Child.of(Service.class, Update.ON_DELETE))
                         .annotationSelector(exist("service-per-pod-label", "service-per-pod-ports")))

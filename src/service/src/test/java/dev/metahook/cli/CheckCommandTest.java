@@ -208,7 +208,7 @@ class CheckCommandTest {
             ObjectNode answer = ScriptedHook.wellBehaved(request);
             answer.path("children").forEach(child -> ((ObjectNode) child).remove("apiVersion"));
             return ScriptedHook.Answer.ok(answer);
-        }), "missing-apiVersion");
+        }), "missing-apiVersion", "no-progress");
     }
 
     @Test

@@ -254,7 +254,21 @@ class DecoratorCommandsTest {
         assertEquals("web-ports", answer.at("/related/ConfigMap.v1/0").asText(), "v1 key of a namespaced target: the name");
         Result checked = withHook(controller, hook, true, "--related", DIR + "ports.yaml", "--passes", "8");
         assertEquals(0, checked.exit(), checked.out());
-        reports(withHook(controller, hook, true, "--passes", "8"), "no-related");
+        Result unselected = withHook(controller, hook, true, "--passes", "8");
+        assertEquals(0, unselected.exit(), "a customize rule that selects nothing is the target's normal state: " + unselected.out());
+    }
+
+    @Test
+    void aDecoratorThatRequiresItsRelatedObjectsIsReportedWithoutThem() throws Exception {
+        Path required = Files.createTempFile("decorator-requires-related", ".yaml");
+        Files.writeString(required, Files.readString(Path.of(DIR + "decorator-with-customize.yaml"))
+                .replace("  name: service-per-pod-ports\n", "  name: service-per-pod-ports\n  annotations: {metahook.dev/requires-related: \"true\"}\n"));
+        try {
+            reports(withHook(required.toString(), request -> ScriptedHook.Answer.ok(servicePerPodWithPorts(request)), true, "--passes", "8"),
+                    "no-related");
+        } finally {
+            Files.delete(required);
+        }
     }
 
     @Test

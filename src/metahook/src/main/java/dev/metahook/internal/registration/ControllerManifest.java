@@ -32,8 +32,12 @@ public final class ControllerManifest {
         if (!declaration.controllerLabels().isEmpty()) {
             declaration.controllerLabels().forEach(metadata.putObject("labels")::put);
         }
-        if (!declaration.controllerAnnotations().isEmpty()) {
-            declaration.controllerAnnotations().forEach(metadata.putObject("annotations")::put);
+        if (!declaration.controllerAnnotations().isEmpty() || declaration.relatedRequired()) {
+            ObjectNode annotations = metadata.putObject("annotations");
+            declaration.controllerAnnotations().forEach(annotations::put);
+            if (declaration.relatedRequired()) {
+                annotations.put(Declaration.REQUIRES_RELATED, "true");
+            }
         }
         ObjectNode spec = manifest.putObject("spec");
         if (composite) {

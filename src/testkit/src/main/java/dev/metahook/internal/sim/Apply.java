@@ -31,16 +31,23 @@ final class Apply {
         this.spec = spec;
     }
 
-    /** Creates, updates and deletes as Metacontroller would; the updates it sent, in order. */
+    /**
+     * Creates, updates and deletes as Metacontroller would; the updates it sent, in order.
+     *
+     * @throws UnservedKinds after the rest is done, when a desired child's kind is not served: none of those is written
+     */
     List<ChildUpdate> manage(ObjectNode owner, List<ObjectNode> observed, List<ObjectNode> desired) {
         List<ChildUpdate> updates = new ArrayList<>();
+        List<ChildId> unserved = new ArrayList<>();
         Map<ChildId, ObjectNode> existing = new TreeMap<>(Ids.ORDER);
         observed.forEach(child -> existing.put(Ids.of(child), child));
         Map<ChildId, ObjectNode> wanted = new TreeMap<>(Ids.ORDER);
         desired.forEach(child -> wanted.put(Ids.of(child), child));
         wanted.forEach((ref, child) -> {
             ObjectNode current = existing.get(ref);
-            if (current == null) {
+            if (!spec.discovery().servesKind(ref.apiVersion(), ref.kind())) {
+                unserved.add(ref);
+            } else if (current == null) {
                 create(owner, ref, child);
             } else if (!current.path("metadata").hasNonNull("deletionTimestamp")) {
                 update(current, child).ifPresent(updates::add);
@@ -52,6 +59,9 @@ final class Apply {
                 writes++;
             }
         });
+        if (!unserved.isEmpty()) {
+            throw new UnservedKinds(unserved);
+        }
         return updates;
     }
 

@@ -84,8 +84,12 @@ public final class Checker {
         related.forEach(simulation.store()::create);
         ChildId ref = simulation.create(parent);
         owner = Ids.text(ref);
+        if (neverStarts(Phase.CREATE)) {
+            return report(simulation);
+        }
         Simulation.Run created = converge(simulation, ref, false, Phase.CREATE, "create");
-        if (created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
+        boolean unserved = breaches.values().stream().anyMatch(breach -> breach.kind().equals("unserved"));
+        if (!unserved && created.passes().stream().noneMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.APPLIED)) {
             add(new Breach("no-progress", notSelected(simulation, parent)
                     .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")), "sync", Phase.CREATE);
             return report(simulation);
@@ -105,6 +109,9 @@ public final class Checker {
         ChildId ref = simulation.create(request.path("parent"));
         owner = Ids.text(ref);
         request.path("children").forEach(group -> group.forEach(child -> simulation.store().create(child)));
+        if (neverStarts(Phase.CONVERGE)) {
+            return report(simulation);
+        }
         if (!request.path("parent").path("metadata").hasNonNull("deletionTimestamp")) {
             return rest(simulation, ref, updatedParent);
         }
@@ -176,6 +183,48 @@ public final class Checker {
         converge(simulation, ref, true, Phase.SELECTED_AGAIN, "target selected again");
     }
 
+    /**
+     * A declared child (attachment) resource the API server does not serve: Metacontroller cannot make its informer, so
+     * it never starts the controller (a CreateError event on the controller, retried) and calls no hook for any parent.
+     */
+    private boolean neverStarts(Phase phase) {
+        Optional<String> error = spec.discovery().unservedResource(spec);
+        error.ifPresent(cause -> add(new Breach("unserved", "Metacontroller cannot start the " + spec.manifest().path("kind").asText() + " "
+                + spec.name() + ": " + cause + ". It records the error as a CreateError event on the controller, retries, and never calls"
+                + " a hook for any parent, so nothing was checked. The API server here serves the built-in kinds and the"
+                + " CustomResourceDefinitions given with the controller: give the one that defines this resource, or fix its apiVersion"
+                + " or plural"), "sync", phase));
+        return error.isPresent();
+    }
+
+    /**
+     * The children of a failed answer whose kind the API server does not serve: one breach per kind, naming the children
+     * of that kind the answer had.
+     */
+    private void unserved(CompositeSimulator.Pass pass, Phase phase, int call) {
+        Map<String, List<ChildId>> byKind = new LinkedHashMap<>();
+        String namespace = pass.call().request().path(spec.decorator() ? "object" : "parent").path("metadata").path("namespace").asText("");
+        for (JsonNode child : pass.call().response().path(spec.decorator() ? "attachments" : "children")) {
+            ChildId named = Ids.of(child);
+            ChildId id = named.namespace().isEmpty() ? new ChildId(named.apiVersion(), named.kind(), namespace, named.name()) : named;
+            // a child without apiVersion or kind fails discovery too, but its breach says so (missing-apiVersion, missing-kind)
+            if (!id.apiVersion().isEmpty() && !id.kind().isEmpty() && !spec.discovery().servesKind(id.apiVersion(), id.kind())) {
+                byKind.computeIfAbsent(id.kind() + " " + id.apiVersion(), kind -> new ArrayList<>()).add(id);
+            }
+        }
+        byKind.forEach((kind, children) -> {
+            ChildId first = children.get(0);
+            List<String> served = spec.discovery().versionsOf(first.kind());
+            add(new Breach("unserved", pass.call().hook() + " answered " + children.stream().map(Ids::text).toList() + " of apiVersion "
+                    + first.apiVersion() + ", a kind the API server does not serve" + (served.isEmpty() ? "" : " (it serves " + first.kind()
+                    + " as " + String.join(", ", served) + ")") + ": Metacontroller's discovery finds no resource for it, so every sync of"
+                    + " the parent fails (" + pass.error() + "; a SyncError event) and is retried with backoff, creating none of them while"
+                    + " the other children and the status are written. The API server here serves the built-in kinds and the"
+                    + " CustomResourceDefinitions given with the controller: give the one that defines it, or fix the apiVersion or kind"),
+                    pass.call().hook(), Ids.text(first), phase, call);
+        });
+    }
+
     /** For a decorator's target its selectors do not select: that Metacontroller never calls the hook for it. */
     private Optional<String> notSelected(Simulation simulation, JsonNode target) {
         if (simulation.simulator() instanceof DecoratorSimulator decorator && !decorator.selects(target)) {
@@ -212,7 +261,7 @@ public final class Checker {
             }
         }
         if (spec.hooks().containsKey("customize")) {
-            RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout())
+            RelatedChecks.of(simulation.simulator().customize(), spec.hooks().get("customize").timeout(), spec.relatedRequired())
                     .forEach(breach -> add(breach, "customize", Phase.LIFE));
         }
         List<CheckReport.Phase> counted = new ArrayList<>();
@@ -320,6 +369,9 @@ public final class Checker {
                 selectorFound[0] |= breach.kind().equals("selector");
                 add(breach, call.hook(), child == null ? ownerRef : Ids.text(child), phase, n);
             });
+        }
+        if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.error().contains("discovery: can't find kind")) {
+            unserved(pass, phase, first);
         }
         // the sync Metacontroller aborts for a child's labels is the same cause as the child's selector breach
         if (pass.outcome() == CompositeSimulator.Outcome.FAILED && pass.error() != null && pass.call().reply().status() == 200

@@ -298,9 +298,9 @@ public final class CompositeSimulator implements Simulator {
         if (!deleting || hadFinalizer && !finalized) {
             try {
                 updates = apply.manage(parent, seen, desired);
-            } catch (Conflict conflict) {
+            } catch (Conflict | UnservedKinds failure) {
                 manageError = "can't reconcile children for " + parent.path("kind").asText() + " " + Ids.of(parent).namespace()
-                        + "/" + Ids.of(parent).name() + ": " + conflict.getMessage();
+                        + "/" + Ids.of(parent).name() + ": " + failure.getMessage();
             }
         }
         writeStatus(parentRef, parent, status);

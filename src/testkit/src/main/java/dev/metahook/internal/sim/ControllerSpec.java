@@ -15,10 +15,12 @@ import java.util.regex.Pattern;
  * A CompositeController (or DecoratorController) manifest, read for what the simulator needs: the
  * child (or attachment) types, the hooks, the selector mode; and, when known, the parent's CRD schema
  * ({@code parentSchema}, the {@code openAPIV3Schema} of the parent's version, or null), by which the
- * simulated API server prunes what is written to the parent.
+ * simulated API server prunes what is written to the parent; and what that API server serves ({@code discovery}: the
+ * built-in kinds and the CustomResourceDefinitions given).
  */
 public record ControllerSpec(String name, ObjectNode manifest, boolean decorator, boolean generateSelector,
-                             List<ChildResource> childResources, Map<String, HookConfig> hooks, JsonNode parentSchema) {
+                             List<ChildResource> childResources, Map<String, HookConfig> hooks, JsonNode parentSchema,
+                             Discovery discovery) {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
     /** One declared child type and how its children are updated. */
@@ -48,25 +50,29 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean decorator
             throw new IllegalArgumentException("spec.hooks.sync is required");
         }
         return new ControllerSpec(manifest.path("metadata").path("name").asText(), (ObjectNode) manifest, decorator,
-                spec.path("generateSelector").asBoolean(false), List.copyOf(children), Map.copyOf(hooks), null);
+                spec.path("generateSelector").asBoolean(false), List.copyOf(children), Map.copyOf(hooks), null, Discovery.of(List.of()));
     }
 
     /** The same controller with every hook's timeout replaced (check's {@code --timeout}). */
     public ControllerSpec withTimeout(Duration timeout) {
         Map<String, HookConfig> replaced = new LinkedHashMap<>();
         hooks.forEach((hook, config) -> replaced.put(hook, new HookConfig(config.url(), timeout, config.version(), config.strict())));
-        return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, Map.copyOf(replaced), parentSchema);
+        return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, Map.copyOf(replaced), parentSchema,
+                discovery);
     }
 
     /**
-     * The same controller with the parent's schema taken from the first of these objects that is the
-     * CustomResourceDefinition of a composite's {@code parentResource} (its group and plural) and that
-     * serves its version; unchanged when none is, or for a decorator.
+     * The same controller with the kinds of every CustomResourceDefinition among these objects served, and the parent's
+     * schema taken from the first that is the CustomResourceDefinition of a composite's {@code parentResource} (its group
+     * and plural) and that serves its version.
      */
     public ControllerSpec withDefinitions(List<? extends JsonNode> objects) {
-        if (decorator) {
-            return this;
-        }
+        ControllerSpec served = new ControllerSpec(name, manifest, decorator, generateSelector, childResources, hooks, parentSchema,
+                Discovery.of(objects));
+        return decorator ? served : served.withParentSchema(objects);
+    }
+
+    private ControllerSpec withParentSchema(List<? extends JsonNode> objects) {
         JsonNode parent = manifest.path("spec").path("parentResource");
         String apiVersion = parent.path("apiVersion").asText();
         String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
@@ -81,11 +87,19 @@ public record ControllerSpec(String name, ObjectNode manifest, boolean decorator
             for (JsonNode served : object.at("/spec/versions")) {
                 if (served.path("name").asText().equals(version) && served.at("/schema/openAPIV3Schema").isObject()) {
                     return new ControllerSpec(name, manifest, decorator, generateSelector, childResources, hooks,
-                            served.at("/schema/openAPIV3Schema"));
+                            served.at("/schema/openAPIV3Schema"), discovery);
                 }
             }
         }
         return this;
+    }
+
+    /**
+     * Whether the controller says its customize hook's related objects are required (the annotation
+     * {@code metahook.dev/requires-related: "true"} on its manifest): only then is a rule that selects nothing a breach.
+     */
+    public boolean relatedRequired() {
+        return "true".equals(manifest.path("metadata").path("annotations").path(dev.metahook.api.Declaration.REQUIRES_RELATED).asText());
     }
 
     public boolean hasFinalize() {

@@ -194,9 +194,14 @@ public final class DecoratorSimulator implements Simulator {
             store.removeFinalizer(targetRef, spec.finalizer());
         }
         boolean manage = !target.path("metadata").hasNonNull("deletionTimestamp") || hasFinalizer(target);
-        List<ChildUpdate> updates = manage && store.get(targetRef).isPresent()
-                ? apply.manage(target, attachments(target), desiredAttachments(target, response.path("attachments"))) : List.of();
-        return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null, updates);
+        try {
+            List<ChildUpdate> updates = manage && store.get(targetRef).isPresent()
+                    ? apply.manage(target, attachments(target), desiredAttachments(target, response.path("attachments"))) : List.of();
+            return new CompositeSimulator.Pass(CompositeSimulator.Outcome.APPLIED, call, null, null, finalized, null, updates);
+        } catch (UnservedKinds unserved) {
+            return new CompositeSimulator.Pass(CompositeSimulator.Outcome.FAILED, call, null, null, finalized, "can't reconcile children for "
+                    + target.path("kind").asText() + " " + targetRef.namespace() + "/" + targetRef.name() + ": " + unserved.getMessage());
+        }
     }
 
     /** Labels or annotations merged key by key; a null value deletes the key. */

@@ -164,6 +164,7 @@ public final class ObjectStore implements Cluster {
             }
         }
         finalizers.add(finalizer);
+        existing.withObjectProperty("metadata").put("resourceVersion", Long.toString(++resourceVersion));
         writes++;
     }
 
@@ -178,6 +179,7 @@ public final class ObjectStore implements Cluster {
         for (int i = finalizers.size() - 1; i >= 0; i--) {
             if (finalizers.get(i).asText().equals(finalizer)) {
                 finalizers.remove(i);
+                existing.withObjectProperty("metadata").put("resourceVersion", Long.toString(++resourceVersion));
                 writes++;
             }
         }

@@ -14,17 +14,20 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * What {@code check} asks of a controller with a customize hook, for either kind: that its rules
- * select something in the run (else its use of related objects went unchecked: {@code no-related}),
- * and that its answer follows a related object (one it was sent is deleted and the hook must answer
+ * What {@code check} asks of a controller with a customize hook, for either kind: where the controller says its
+ * related objects are required, that its rules select something in the run ({@code no-related}; elsewhere a rule
+ * that selects nothing is the parent's normal state), and that its answer follows a related object (one it was sent is deleted and the hook must answer
  * otherwise: {@code ignores-related}; then it is put back).
  */
 final class RelatedChecks {
     private RelatedChecks() {
     }
 
-    /** Every rule customize answered that selected no object in any call, and customize calls slower than the timeout. */
-    static List<Breach> of(Customize customize, Duration timeout) {
+    /**
+     * Customize calls slower than the timeout, and, when {@code required}, every rule customize answered that selected no
+     * object in any call.
+     */
+    static List<Breach> of(Customize customize, Duration timeout, boolean required) {
         List<Breach> breaches = new ArrayList<>();
         Map<String, Integer> selected = new LinkedHashMap<>();
         int calls = 0;
@@ -38,9 +41,10 @@ final class RelatedChecks {
         }
         int customizeCalls = calls;
         selected.forEach((rule, objects) -> {
-            if (objects == 0) {
+            if (objects == 0 && required) {
                 breaches.add(new Breach("no-related", "customize asked for " + rule + " and no object matched it in " + customizeCalls
-                        + " customize calls, so the hook's use of them was not checked: give such objects with --related"));
+                        + " customize calls, and the controller says it requires its related objects (" + dev.metahook.api.Declaration.REQUIRES_RELATED
+                        + "): give such objects with --related"));
             }
         });
         return breaches;

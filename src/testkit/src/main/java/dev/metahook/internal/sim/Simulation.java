@@ -118,7 +118,9 @@ public final class Simulation {
     /** Creates the parent, as {@code kubectl apply} would. */
     public ChildId create(JsonNode parent) {
         queue.add();
-        return Ids.of(store.create(pruned(parent)));
+        ChildId ref = Ids.of(store.create(pruned(parent)));
+        workloads.react(store);
+        return ref;
     }
 
     /** The parent as the API server keeps it: pruned by its CRD's schema when that is known (apiVersion, kind and metadata kept). */
@@ -164,6 +166,7 @@ public final class Simulation {
             edited.withObjectProperty("metadata").set("labels", labels.deepCopy());
         }
         store.update(edited);
+        workloads.react(store);
         queue.add();
     }
 
@@ -263,8 +266,7 @@ public final class Simulation {
             }
             if (workload.isPresent() && (retry.isEmpty() || !retry.get().isBefore(workload.get()))) {
                 clock.advanceTo(workload.get());
-                if (workloads.step(store)) {
-                    queue.add();
+                if (step(parent)) {
                     quiet = 0;
                 }
             } else {
@@ -311,8 +313,8 @@ public final class Simulation {
                 return run(passes, true, start);
             }
             clock.advanceTo(next.get());
-            if (workload.isPresent() && !workload.get().isAfter(clock.instant()) && workloads.step(store)) {
-                queue.add();
+            if (workload.isPresent() && !workload.get().isAfter(clock.instant())) {
+                step(parent);
             }
             queue.fire(clock.instant());
         }
@@ -325,14 +327,32 @@ public final class Simulation {
                 List.copyOf(all.subList(all.size() - passes.size(), all.size())), passes.stream().mapToInt(this::writes).sum());
     }
 
-    /** One sync as a worker runs it, and what it leaves in the queue: its own writes are events, a failure is retried. */
+    /**
+     * The kubelet's step of the workloads that are due, then the controllers' reactions to it at the same instant; an
+     * event for the parent when they changed it or a child. True when a status moved.
+     */
+    private boolean step(ChildId parent) {
+        String before = watched(parent);
+        boolean moved = workloads.step(store);
+        workloads.react(store);
+        if (!watched(parent).equals(before)) {
+            queue.add();
+        }
+        return moved;
+    }
+
+    /**
+     * One sync as a worker runs it, and what it leaves in the queue: a failure is retried, and the events of its own
+     * writes and of the controllers' reactions to them (a Deployment's {@code observedGeneration}, the pods it creates),
+     * which reach the informers while it runs or is queued again, make one more sync, however many there are.
+     */
     private CompositeSimulator.Pass sync(ChildId parent) {
         Instant now = clock.instant();
         queue.take(now);
-        long before = store.writes();
+        String before = watched(parent);
         int childWrites = simulator.childWrites();
-        Optional<String> parentBefore = store.get(parent).map(Simulation::watchedMetadata);
         CompositeSimulator.Pass pass = simulator.sync(parent);
+        workloads.react(store);
         writes.put(pass, simulator.childWrites() - childWrites);
         history.add(pass);
         times.add(now);
@@ -350,13 +370,37 @@ public final class Simulation {
             }
             case PARENT_GONE, IGNORED -> { }
         }
-        Optional<ObjectNode> after = store.get(parent);
-        boolean statusOnly = writes.get(pass) == 0 && after.isPresent() && parentBefore.equals(after.map(Simulation::watchedMetadata))
-                && ignoresStatusChanges(after.get());
-        if (store.writes() != before && !statusOnly) {
+        if (!watched(parent).equals(before)) {
             queue.add();
         }
         return pass;
+    }
+
+    /**
+     * What of the cluster makes an informer event for the parent: the parent (under {@code ignoreStatusChanges} only its
+     * generation, labels, annotations and deletion) and the objects it owns of a declared child (attachment) type. The
+     * ControllerRevisions Metacontroller writes are no child: no informer of it watches them.
+     */
+    private String watched(ChildId ref) {
+        Optional<ObjectNode> parent = store.get(ref);
+        if (parent.isEmpty()) {
+            return "gone";
+        }
+        JsonNode metadata = parent.get().path("metadata");
+        StringBuilder state = new StringBuilder(ignoresStatusChanges(parent.get()) ? watchedMetadata(parent.get())
+                : metadata.path("resourceVersion").asText());
+        for (ObjectNode child : store.ownedBy(metadata.path("uid").asText())) {
+            if (declared(child)) {
+                state.append(' ').append(Ids.text(Ids.of(child))).append('@').append(child.path("metadata").path("resourceVersion").asText());
+            }
+        }
+        return state.toString();
+    }
+
+    private boolean declared(JsonNode child) {
+        String apiVersion = child.path("apiVersion").asText();
+        String resource = ResourceKinds.resourceOf(child.path("kind").asText());
+        return spec.childResources().stream().anyMatch(declared -> declared.apiVersion().equals(apiVersion) && declared.resource().equals(resource));
     }
 
     /**

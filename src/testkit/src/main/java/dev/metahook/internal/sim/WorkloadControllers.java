@@ -87,6 +87,55 @@ public final class WorkloadControllers {
         return changed;
     }
 
+    /**
+     * The controllers' reactions, played at once: every step that makes no pod ready or unready and finishes no Job (a
+     * workload's {@code observedGeneration}, the pods it creates, a Job's pod started), as the Deployment, StatefulSet,
+     * ReplicaSet and Job controllers make them within milliseconds of the write they answer, while a pod's start is the
+     * kubelet's and takes a {@link #STEP}. True when a status changed.
+     */
+    public boolean react(Cluster store) {
+        boolean changed = false;
+        for (int round = 0; round < 100; round++) {
+            boolean moved = false;
+            Instant now = clock.instant();
+            for (ObjectNode object : store.all()) {
+                Instant retry = retries.get(Ids.of(object));
+                if (retry != null && retry.isAfter(now) || object.path("metadata").hasNonNull("deletionTimestamp") || !reacts(object)) {
+                    continue;
+                }
+                JsonNode next = next(object);
+                if (next != null && !next.equals(object.get("status")) && sameReadiness(object.path("kind").asText(), object.path("status"), next)) {
+                    store.setStatus(Ids.of(object), next);
+                    moved = true;
+                }
+            }
+            if (!moved) {
+                return changed;
+            }
+            changed = true;
+        }
+        return changed;
+    }
+
+    /** Whether the object's next step may be a controller's: never a Pod's (the kubelet's), a Job's only to start its pod. */
+    private static boolean reacts(ObjectNode object) {
+        return switch (object.path("kind").asText()) {
+            case "Deployment", "StatefulSet", "ReplicaSet" -> true;
+            case "Job" -> object.path("status").path("active").asInt(0) == 0 && !finished(object.path("status"));
+            default -> false;
+        };
+    }
+
+    private static boolean sameReadiness(String kind, JsonNode status, JsonNode next) {
+        return readyPods(kind, status) == readyPods(kind, next);
+    }
+
+    /** The pods the kubelet made ready: of a Deployment, those of its latest template (the old ones are the controller's to remove). */
+    private static int readyPods(String kind, JsonNode status) {
+        int ready = status.path("readyReplicas").asInt(0);
+        return kind.equals("Deployment") ? ready - status.path("replicas").asInt(0) + status.path("updatedReplicas").asInt(0) : ready;
+    }
+
     /** When the next step is due: a step from now while any status would move, a Job's retry, or never. */
     public Optional<Instant> nextDue(Cluster store) {
         Instant now = clock.instant();

@@ -95,4 +95,81 @@ class CheckBreachesTest {
         assertEquals(1, selector.size(), report::toString);
         assertEquals("ConfigMap default/w-data", selector.get(0).object());
     }
+
+    private static final String ONE_GADGET = "{\"status\":{},\"children\":[{\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\","
+            + "\"metadata\":{\"name\":\"w-gadget\"}},{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"w-data\"}}]}";
+
+    private static final JsonNode GADGETS = json("{'apiVersion':'apiextensions.k8s.io/v1','kind':'CustomResourceDefinition',"
+            + "'metadata':{'name':'gadgets.example.com'},'spec':{'group':'example.com','scope':'Namespaced',"
+            + "'names':{'kind':'Gadget','plural':'gadgets','singular':'gadget','listKind':'GadgetList'},"
+            + "'versions':[{'name':'v1','served':true,'storage':true,'schema':{'openAPIV3Schema':{'type':'object',"
+            + "'x-kubernetes-preserve-unknown-fields':true}}}]}}");
+
+    private static ControllerSpec gadgets() {
+        return ControllerSpec.read(json(widgets("").manifest().toString().replace("\"childResources\":[",
+                "\"childResources\":[{\"apiVersion\":\"example.com/v1\",\"resource\":\"gadgets\"},")));
+    }
+
+    @Test
+    void aChildOfAKindTheApiServerDoesNotServeFailsEverySyncAndIsCreatedNever() {
+        HookClient hook = (name, body) -> ok(ONE_GADGET, Duration.ZERO);
+        ControllerSpec undeclared = widgets("");
+        Simulation simulation = new Simulation(undeclared, hook, TestServer.CLOCK);
+        ChildId parent = simulation.create(WIDGET);
+        Simulation.Run run = simulation.converge(parent, 5, true);
+        assertTrue(run.passes().stream().allMatch(pass -> pass.outcome() == CompositeSimulator.Outcome.FAILED), run.passes()::toString);
+        assertEquals("can't reconcile children for Widget default/w: discovery: can't find kind Gadget in apiVersion example.com/v1",
+                run.last().error());
+        assertTrue(simulation.store().get(new ChildId("example.com/v1", "Gadget", "default", "w-gadget")).isEmpty(), "never created");
+        assertTrue(simulation.store().get(new ChildId("v1", "ConfigMap", "default", "w-data")).isPresent(), "the rest is written");
+
+        CheckReport report = new Checker(undeclared, hook, TestServer.CLOCK, 5).check(WIDGET, null);
+        List<CheckReport.Breach> unserved = report.breaches().stream().filter(breach -> breach.kind().equals("unserved")).toList();
+        assertEquals(1, unserved.size(), report::toString);
+        assertEquals("Gadget default/w-gadget", unserved.get(0).object());
+        assertTrue(unserved.get(0).message().startsWith("sync answered [Gadget default/w-gadget] of apiVersion example.com/v1, a kind the API"
+                + " server does not serve: Metacontroller's discovery finds no resource for it"), unserved.get(0).message());
+    }
+
+    @Test
+    void aDeclaredResourceTheApiServerDoesNotServeKeepsTheControllerFromStarting() {
+        AtomicInteger calls = new AtomicInteger();
+        HookClient hook = (name, body) -> {
+            calls.incrementAndGet();
+            return ok(ONE_GADGET, Duration.ZERO);
+        };
+        CheckReport report = new Checker(gadgets(), hook, TestServer.CLOCK, 5).check(WIDGET, null);
+        assertEquals(List.of("unserved"), report.breaches().stream().map(CheckReport.Breach::kind).toList(), report::toString);
+        assertTrue(report.breaches().get(0).message().contains("can't create informer for child resource: can't create client for"
+                + " gadgets.example.com/v1 shared informer: discovery: can't find resource gadgets in apiVersion example.com/v1"),
+                report.breaches().get(0).message());
+        assertEquals(0, calls.get(), "Metacontroller never calls a hook of a controller it could not start");
+
+        CheckReport served = new Checker(gadgets().withDefinitions(List.of(GADGETS)), hook, TestServer.CLOCK, 5).check(WIDGET, null);
+        assertTrue(served.clean(), served::toString);
+    }
+
+    private static ControllerSpec customizing(String annotations) {
+        return ControllerSpec.read(json(widgets("").manifest().toString()
+                .replace("\"name\":\"widget-controller\"", "\"name\":\"widget-controller\"" + annotations)
+                .replace("\"hooks\":{", "\"hooks\":{\"customize\":{\"webhook\":{\"url\":\"http://hooks/customize\"}},")));
+    }
+
+    /** Customize asks for the ConfigMaps named like the parent; none is there. */
+    private static HookClient customizeAndSync() {
+        return (name, body) -> name.equals("customize")
+                ? ok("{\"relatedResources\":[{\"apiVersion\":\"v1\",\"resource\":\"configmaps\",\"names\":[\"w-source\"]}]}", Duration.ZERO)
+                : ok(ONE_CONFIG_MAP, Duration.ZERO);
+    }
+
+    @Test
+    void customizeThatSelectsNothingIsTheNormalStateUnlessTheControllerRequiresRelatedObjects() {
+        CheckReport normal = new Checker(customizing(""), customizeAndSync(), TestServer.CLOCK, 10).check(WIDGET, null);
+        assertTrue(normal.clean(), normal::toString);
+
+        CheckReport required = new Checker(customizing(",\"annotations\":{\"metahook.dev/requires-related\":\"true\"}"),
+                customizeAndSync(), TestServer.CLOCK, 10).check(WIDGET, null);
+        assertEquals(List.of("no-related customize life"), required.breaches().stream()
+                .map(breach -> breach.kind() + " " + breach.hook() + " " + breach.phase()).toList(), required::toString);
+    }
 }
