@@ -210,7 +210,7 @@ class InitCommandTest {
         assertTrue(Files.readString(project.resolve("src/main/java/example/GreetingController.java")).contains("@Component\npublic class GreetingController"));
         assertTrue(Files.readString(project.resolve("src/test/java/example/GreetingControllerTest.java")).contains("@SpringBootTest("));
         String yaml = Files.readString(project.resolve("src/main/resources/application.yaml"));
-        assertTrue(yaml.contains("  port: 8081\n") && yaml.contains("metahook:\n  port: 8080\n")
+        assertTrue(yaml.contains("  port: 8082\n") && yaml.contains("metahook:\n  port: 8080\n")
                 && yaml.contains("include: readinessState,metahook\n"), yaml);
         String dockerfile = Files.readString(project.resolve("Dockerfile"));
         assertTrue(dockerfile.contains("COPY target/greeting-controller-1.0.0.jar "), dockerfile);

@@ -53,7 +53,12 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
      * @throws IllegalArgumentException naming the {@code metahook.*} property when a setting is out of range
      */
     static ServerConfig config(MetahookProperties properties) {
-        Map<String, String> variables = properties.asEnvironment();
+        return config(properties, System.getenv());
+    }
+
+    /** The configuration from the properties, and from {@code process}'s variables for the settings no property sets. */
+    static ServerConfig config(MetahookProperties properties, Map<String, String> process) {
+        Map<String, String> variables = properties.asEnvironment(process);
         try {
             return ServerConfig.fromEnvironment(variables);
         } catch (IllegalArgumentException e) {

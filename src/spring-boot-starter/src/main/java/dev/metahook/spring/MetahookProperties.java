@@ -1,6 +1,7 @@
 package dev.metahook.spring;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -12,6 +13,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties(prefix = "metahook")
 public class MetahookProperties {
+    /** The variables the properties stand for, in the order {@link #asEnvironment()} gives them. */
+    static final List<String> VARIABLES = List.of("HOST", "PORT", "MANAGEMENT_PORT", "MAX_BODY_SIZE",
+            "IDLE_TIMEOUT_SECONDS", "SHUTDOWN_TIMEOUT_SECONDS", "SHUTDOWN_IDLE_SECONDS", "ACCEPT_QUEUE_SIZE",
+            "AUTH_BEARER_TOKEN_FILE", "AUTH_BASIC_USERNAME_FILE", "AUTH_BASIC_PASSWORD_FILE", "TLS_CERT_FILE",
+            "TLS_KEY_FILE", "TLS_CLIENT_CA_FILE", "TLS_EXPIRY_WARNING_DAYS");
+
     /** Address the hooks are served on (HOST); 0.0.0.0 unless set. */
     private String host;
     /** Port the hooks are served on (PORT); 8080 unless set, 0 picks a free one. Not Boot's server.port. */
@@ -43,7 +50,24 @@ public class MetahookProperties {
     /** How many days before the certificate expires a warning says so, at start and daily (TLS_EXPIRY_WARNING_DAYS); 7 unless set, 0 for none. */
     private Integer tlsExpiryWarningDays;
 
-    /** The settings as the plain service's environment variables, the unset ones left out. */
+    /**
+     * The settings as the plain service's environment variables: each property set, else the process's variable of
+     * that name (so the Deployment the manifests goal writes, which sets {@code PORT}, {@code MANAGEMENT_PORT}, the
+     * credential files, serves a Boot application as it serves the plain service), else left out.
+     */
+    Map<String, String> asEnvironment(Map<String, String> process) {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.putAll(asEnvironment());
+        for (String name : VARIABLES) {
+            String value = process.get(name);
+            if (!variables.containsKey(name) && value != null) {
+                variables.put(name, value);
+            }
+        }
+        return variables;
+    }
+
+    /** The properties set, as the plain service's environment variables, the unset ones left out. */
     Map<String, String> asEnvironment() {
         Map<String, String> variables = new LinkedHashMap<>();
         put(variables, "HOST", host);

@@ -44,7 +44,18 @@ class MetahookPropertiesTest {
         variables.forEach((variable, value) -> properties.put(MetahookProperties.property(variable), value));
         MetahookProperties bound = new Binder(new MapConfigurationPropertySource(properties))
                 .bind("metahook", MetahookProperties.class).get();
-        assertEquals(ServerConfig.fromEnvironment(variables), HookServerLifecycle.config(bound));
+        assertEquals(ServerConfig.fromEnvironment(variables), HookServerLifecycle.config(bound, Map.of()));
+    }
+
+    @Test
+    void aSettingNoPropertySetsIsThePlainServicesVariableAsTheGeneratedDeploymentSetsIt() {
+        MetahookProperties properties = new MetahookProperties();
+        properties.setPort(9090);
+        Map<String, String> deployment = Map.of("PORT", "8080", "MANAGEMENT_PORT", "8081",
+                "AUTH_BEARER_TOKEN_FILE", "/var/run/metahook/token", "LOG_FORMAT", "json");
+        ServerConfig config = HookServerLifecycle.config(properties, deployment);
+        assertEquals(ServerConfig.fromEnvironment(Map.of("PORT", "9090", "MANAGEMENT_PORT", "8081",
+                "AUTH_BEARER_TOKEN_FILE", "/var/run/metahook/token")), config);
     }
 
     @Test
