@@ -10,7 +10,7 @@ import java.util.List;
  * The hook service's objects: its Namespace (restricted Pod Security), ServiceAccount, Deployment,
  * Service, PodDisruptionBudget, HorizontalPodAutoscaler and NetworkPolicy. The Deployment runs the
  * image as a non-root user on a read-only root filesystem, with probes on the plain management port,
- * the hook token as a file, and at least two replicas spread over nodes and zones.
+ * the hook token as a file, no service links, and at least two replicas spread over nodes and zones.
  */
 final class HookService {
     static final int PORT = 8080;
@@ -52,6 +52,9 @@ final class HookService {
         template.putObject("metadata").set("labels", podLabels(options));
         ObjectNode pod = template.putObject("spec").put("serviceAccountName", options.name())
                 .put("automountServiceAccountToken", false)
+                // without Kubernetes' variables for each Service of the namespace: one named management or
+                // metahook would set MANAGEMENT_PORT or METAHOOK_PORT to tcp://IP:PORT, which the service reads
+                .put("enableServiceLinks", false)
                 .put("terminationGracePeriodSeconds", 30);
         pod.putObject("securityContext").put("runAsNonRoot", true).put("runAsUser", 10001).put("runAsGroup", 10001)
                 .putObject("seccompProfile").put("type", "RuntimeDefault");

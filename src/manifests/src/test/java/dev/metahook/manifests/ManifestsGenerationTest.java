@@ -172,6 +172,20 @@ class ManifestsGenerationTest {
         assertTrue(files.get("namespace.yaml").contains("pod-security.kubernetes.io/enforce: restricted"));
     }
 
+    /**
+     * The pods get no variables from the namespace's Services: Kubernetes would set {@code MANAGEMENT_PORT=tcp://IP:8081}
+     * for a Service named {@code management}, and {@code GREETING_PORT} for the service's own, in every pod.
+     */
+    @Test
+    void thePodsGetNoServiceLinks() throws Exception {
+        List<JsonNode> service = new ArrayList<>();
+        YAML.readValues(new YAMLFactory().createParser(Manifests.generate(shelves(), GREETING).get("hook-service.yaml")), JsonNode.class)
+                .forEachRemaining(service::add);
+        JsonNode deployment = service.stream().filter(d -> d.path("kind").asText().equals("Deployment")).findFirst().orElseThrow();
+        Deployment typed = Json.convert(Json.parse(Json.mapper().writeValueAsBytes(deployment)), Deployment.class);
+        assertEquals(false, typed.getSpec().getTemplate().getSpec().getEnableServiceLinks());
+    }
+
     /** The directory a user writes is one kustomize renders, with and without the component for older Metacontrollers. */
     @Test
     void theWrittenDirectoryRendersWithKustomize(@TempDir Path temp) throws Exception {

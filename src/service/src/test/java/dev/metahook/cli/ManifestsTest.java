@@ -217,6 +217,16 @@ class ManifestsTest {
         assertTrue(container.at("/livenessProbe/initialDelaySeconds").isMissingNode(), "the startup probe replaces an initial delay");
     }
 
+    /**
+     * No Service of metahook-system sets variables in the pods: the Service {@code metahook} itself would set
+     * {@code METAHOOK_PORT=tcp://IP:80}, and one named {@code management} {@code MANAGEMENT_PORT}, in every pod.
+     */
+    @Test
+    void thePodGetsNoServiceLinks() throws IOException {
+        assertEquals(false, Json.convert(only("metacontroller", "Deployment"), Deployment.class).getSpec().getTemplate().getSpec()
+                .getEnableServiceLinks());
+    }
+
     /** The namespace enforces the restricted Pod Security profile, and every container of the Deployment meets it. */
     @Test
     void theNamespaceEnforcesTheRestrictedProfileAndThePodMeetsIt() throws IOException {
