@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * How the server listens, read from environment variables. Every value has a default that suits a
  * container behind a ClusterIP Service; a value that cannot be read stops start-up with a message
- * naming the variable.
+ * naming the variable (and, for a port that holds a Kubernetes service link, the Service that set it).
  *
  * @param host            bind address ({@code HOST}, default {@code 0.0.0.0})
  * @param port            port ({@code PORT}, default 8080; 0 picks a free one)
@@ -191,6 +191,9 @@ public record ServerConfig(String host, int port, long maxBodySize, Duration idl
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
+            if (ServiceLinkException.isLink(name, text)) {
+                throw new ServiceLinkException(name, text);
+            }
             throw new IllegalArgumentException(name + " must be a whole number, got '" + text + "'");
         }
     }

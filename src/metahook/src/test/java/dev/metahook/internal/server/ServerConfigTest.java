@@ -60,4 +60,29 @@ class ServerConfigTest {
         assertEquals("AUTH_BASIC_USERNAME_FILE and AUTH_BASIC_PASSWORD_FILE go together", assertThrows(IllegalArgumentException.class,
                 () -> ServerConfig.fromEnvironment(Map.of("AUTH_BASIC_USERNAME_FILE", "/a"))).getMessage());
     }
+
+    /** Kubernetes sets MANAGEMENT_PORT=tcp://IP:PORT in every pod of a namespace with a Service named management. */
+    @Test
+    void aPortHoldingAServiceLinkNamesTheServiceThatSetIt() {
+        ServiceLinkException link = assertThrows(ServiceLinkException.class,
+                () -> ServerConfig.fromEnvironment(Map.of("MANAGEMENT_PORT", "tcp://10.0.0.7:8081")));
+        assertEquals("MANAGEMENT_PORT is 'tcp://10.0.0.7:8081', a service link: Kubernetes sets it in every pod of a namespace that has"
+                + " a Service named management; set enableServiceLinks: false in the pod spec", link.getMessage());
+        assertThrows(ServiceLinkException.class, () -> ServerConfig.fromEnvironment(Map.of("MANAGEMENT_PORT", "udp://[fd00:10:96::7]:53")));
+        // no Service sets PORT, and a URL of another scheme is no link
+        assertEquals("PORT must be a whole number, got 'tcp://10.0.0.7:8080'", assertThrows(IllegalArgumentException.class,
+                () -> ServerConfig.fromEnvironment(Map.of("PORT", "tcp://10.0.0.7:8080"))).getMessage());
+        assertEquals("MANAGEMENT_PORT must be a whole number, got 'http://10.0.0.7:8081'", assertThrows(IllegalArgumentException.class,
+                () -> ServerConfig.fromEnvironment(Map.of("MANAGEMENT_PORT", "http://10.0.0.7:8081"))).getMessage());
+    }
+
+    @Test
+    void aServiceLinkNamesTheServiceWithItsDashes() {
+        assertEquals("METAHOOK_MANAGEMENT_PORT is 'tcp://10.0.0.9:8081', a service link: Kubernetes sets it in every pod of a namespace"
+                + " that has a Service named metahook-management", new ServiceLinkException("METAHOOK_MANAGEMENT_PORT", "tcp://10.0.0.9:8081").cause());
+        assertEquals(true, ServiceLinkException.isLink("METAHOOK_PORT", "tcp://10.0.0.9:80"));
+        assertEquals(false, ServiceLinkException.isLink("METAHOOK_PORT", "9090"));
+        assertEquals(false, ServiceLinkException.isLink("_PORT", "tcp://10.0.0.9:80"));
+        assertEquals(false, ServiceLinkException.isLink("METAHOOK_PORT", "tcp://metahook:80"));
+    }
 }
