@@ -5,10 +5,12 @@ import dev.metahook.api.Controllers;
 import dev.metahook.internal.engine.HookEngine;
 import dev.metahook.internal.server.HookServer;
 import dev.metahook.internal.server.ServerConfig;
+import dev.metahook.internal.server.ServiceLinkException;
 import dev.metahook.internal.server.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,29 +52,38 @@ final class HookServerLifecycle implements SmartLifecycle, Server {
     /**
      * The server's configuration, read by the plain service's own code from the variables the properties stand for.
      *
-     * @throws IllegalArgumentException naming the {@code metahook.*} property when a setting is out of range
+     * @throws IllegalArgumentException naming the {@code metahook.*} property (or the process's variable when no
+     *                                  property sets it) when a setting is out of range
      */
     static ServerConfig config(MetahookProperties properties) {
         return config(properties, System.getenv());
     }
 
-    /** The configuration from the properties, and from {@code process}'s variables for the settings no property sets. */
+    /**
+     * The configuration from the properties, and from {@code process}'s variables for the settings no property sets.
+     *
+     * @throws IllegalArgumentException naming each setting as it was given: the property, or the process's variable
+     * @throws ServiceLinkException when a port the process's variables give is a Kubernetes service link
+     */
     static ServerConfig config(MetahookProperties properties, Map<String, String> process) {
         Map<String, String> variables = properties.asEnvironment(process);
         try {
             return ServerConfig.fromEnvironment(variables);
+        } catch (ServiceLinkException e) {
+            // a port property holding a link fails Boot's binding first: this one is the process's variable
+            throw e;
         } catch (IllegalArgumentException e) {
-            // the same message, naming the properties; the variables' names would only mislead here
-            throw new IllegalArgumentException(inPropertyNames(e.getMessage()));
+            throw new IllegalArgumentException(inPropertyNames(e.getMessage(), properties.asEnvironment().keySet()));
         }
     }
 
-    /** A message naming the plain service's variables ({@code PORT}) with the properties' names ({@code metahook.port}) instead. */
-    static String inPropertyNames(String message) {
+    /** A message naming these variables ({@code PORT}) by their properties' names ({@code metahook.port}) instead. */
+    static String inPropertyNames(String message, Set<String> setByProperties) {
         Matcher variable = VARIABLE.matcher(message);
         StringBuilder named = new StringBuilder();
         while (variable.find()) {
-            variable.appendReplacement(named, Matcher.quoteReplacement(MetahookProperties.property(variable.group())));
+            String name = setByProperties.contains(variable.group()) ? MetahookProperties.property(variable.group()) : variable.group();
+            variable.appendReplacement(named, Matcher.quoteReplacement(name));
         }
         return variable.appendTail(named).toString();
     }

@@ -67,6 +67,17 @@ class MetahookPropertiesTest {
         assertEquals("metahook.management-port must differ from metahook.port, both are 8080", error.getMessage());
     }
 
+    /** A setting from the process's variable is named as the variable: the application set no property. */
+    @Test
+    void aVariableOutOfRangeIsAnErrorNamingTheVariable() {
+        MetahookProperties properties = new MetahookProperties();
+        properties.setPort(8080);
+        assertEquals("MANAGEMENT_PORT must differ from metahook.port, both are 8080", assertThrows(IllegalArgumentException.class,
+                () -> HookServerLifecycle.config(properties, Map.of("MANAGEMENT_PORT", "8080"))).getMessage());
+        assertEquals("MANAGEMENT_PORT must be a whole number, got 'management'", assertThrows(IllegalArgumentException.class,
+                () -> HookServerLifecycle.config(new MetahookProperties(), Map.of("MANAGEMENT_PORT", "management"))).getMessage());
+    }
+
     @Test
     void anApplicationWithABadSettingDoesNotStart() {
         boot.withUserConfiguration(GreetingApplication.class).withPropertyValues("metahook.max-body-size=2Gi")
