@@ -70,7 +70,7 @@ public final class DrainLoad {
 
     private static boolean forced(String what, DrainRound.ForcedLoss loss) {
         System.out.println(what + ": " + loss);
-        return loss.exit() == 1 && loss.named();
+        return loss.exit() == 1 && loss.naming() == 1;
     }
 
     private static String load() throws IOException {

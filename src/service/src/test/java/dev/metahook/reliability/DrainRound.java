@@ -36,14 +36,14 @@ final class DrainRound {
 
     /** What a round with a forced loss saw: the exit code, the client the service must name, and the lines that name requests. */
     record ForcedLoss(int exit, String client, List<String> unanswered) {
-        /** Whether one of the lines names the call by method, path and client. */
-        boolean named() {
-            return unanswered.stream().anyMatch(line -> line.contains("POST " + Scenarios.HOOK + " from " + client));
+        /** How many of the lines name the call by method, path and client. */
+        long naming() {
+            return unanswered.stream().filter(line -> line.contains("POST " + Scenarios.HOOK + " from " + client)).count();
         }
 
         @Override
         public String toString() {
-            return "exit " + exit + ", the call from " + client + (named() ? " named" : " not named") + " in the log:\n  "
+            return "exit " + exit + ", the call from " + client + " named " + naming() + " times in the log:\n  "
                     + String.join("\n  ", unanswered);
         }
     }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * <li>the drain is over when every connection is closed, or at the shutdown timeout; it is clean
  * when no call was in flight then, no open connection held a request not answered (bytes unread,
  * or a request part-way), and no call's answer failed to be written since the drain began (each such
- * call is logged with its method, path and client).</li>
+ * call is logged once, with its method, path and client).</li>
  * </ol>
  * A call counts as in flight until its response is written, not until the handler returns.
  */
@@ -71,6 +72,8 @@ final class Drain extends Handler.Wrapper {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Calls whose answer could not be written once the drain began: each is logged, and any makes the drain unclean. */
     private final AtomicInteger unansweredCalls = new AtomicInteger();
+    /** The connections the deadline's listing named: a call of theirs that fails once the server stops is not named again. */
+    private final Set<Connection> namedAtDeadline = ConcurrentHashMap.newKeySet();
     private final Duration quiet;
     private volatile boolean draining;
     private volatile boolean closing;
@@ -128,14 +131,20 @@ final class Drain extends Handler.Wrapper {
 
     /**
      * A hook call whose answer could not be written ({@code why}): once the drain has begun, it is logged
-     * with its path and client, and makes the drain unclean.
+     * with its path and client, and makes the drain unclean; unless the drain's deadline already named it
+     * (it was in flight then, and fails now because the server stopped under it).
      */
     void unanswered(HttpServletRequest request, String why) {
-        if (draining) {
+        if (draining && !namedAtDeadline(request)) {
             unansweredCalls.incrementAndGet();
             LOG.warn("a request that arrived during the drain was not answered: {} {} from {}:{} ({})", request.getMethod(),
                     request.getRequestURI(), request.getRemoteAddr(), request.getRemotePort(), why);
         }
+    }
+
+    private boolean namedAtDeadline(HttpServletRequest request) {
+        ServletContextRequest call = ServletContextRequest.getServletContextRequest(request);
+        return call != null && namedAtDeadline.contains(call.getConnectionMetaData().getConnection());
     }
 
     private void started(Connection connection, Request request) {
@@ -275,6 +284,10 @@ final class Drain extends Handler.Wrapper {
             for (EndPoint endPoint : connector.getConnectedEndPoints()) {
                 if (unanswered(endPoint)) {
                     count++;
+                    Connection connection = httpConnection(endPoint);
+                    if (connection != null) {
+                        namedAtDeadline.add(connection);
+                    }
                     LOG.warn("a request that arrived during the drain was not answered: {} (the drain's time was up)", named(endPoint));
                 }
             }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.metahook.api.CompositeController;
 import dev.metahook.api.Controllers;
 import dev.metahook.api.Result;
@@ -24,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The drain on one server in this JVM: a kept-alive connection stays open after shutdown began and
@@ -115,6 +119,57 @@ class DrainTest {
         }
         release.countDown();
         assertFalse(drained.get(), "a request that arrived and got no answer is an unclean drain: exit 1, not 0");
+    }
+
+    /**
+     * A call still in flight when the drain's time is up is named once: in the deadline's listing, and not again when its
+     * answer then fails to be written on the connection the stopping server closed.
+     */
+    @Test
+    void aCallInFlightAtTheDrainsDeadlineIsLoggedOnce() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Controllers blocking = Controllers.builder().composite("widget", Widget.class, (CompositeController<Widget, Map<String, Object>>) (widget, context) -> {
+            entered.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Result.<Map<String, Object>>of().withStatus(Map.of("message", widget.getSpec().message));
+        }).build();
+        Logger drainLogger = (Logger) LoggerFactory.getLogger(Drain.class);
+        Logger callLogger = (Logger) LoggerFactory.getLogger("metahook.calls");
+        ListAppender<ILoggingEvent> drainLog = listen(drainLogger);
+        ListAppender<ILoggingEvent> callLog = listen(callLogger);
+        HookServer server = HookServer.start(new HookEngine(blocking, TestServer.CLOCK), HookServer.Options.of(ServerConfig.defaults()
+                .withHost("127.0.0.1").withPort(0).withShutdownIdle(Duration.ZERO).withShutdownTimeout(Duration.ofMillis(500))));
+        try (Socket inFlight = new Socket("127.0.0.1", server.port())) {
+            inFlight.getOutputStream().write(call(false));
+            assertTrue(entered.await(30, TimeUnit.SECONDS), "the call reached its controller");
+            assertFalse(CompletableFuture.supplyAsync(server::shutdown).get(60, TimeUnit.SECONDS), "a call in flight at the deadline: unclean");
+            release.countDown();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (callLog.list.isEmpty() && System.nanoTime() - deadline < 0) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, callLog.list.size(), "the call is done, and logged as a call: " + callLog.list);
+            String call = "POST /widget/sync from 127.0.0.1:" + inFlight.getLocalPort();
+            List<String> naming = drainLog.list.stream().map(ILoggingEvent::getFormattedMessage).filter(line -> line.contains(call)).toList();
+            assertEquals(1, naming.size(), "the drain's log names the call once: " + naming);
+            assertTrue(naming.get(0).endsWith("(the drain's time was up)"), naming.get(0));
+        } finally {
+            release.countDown();
+            drainLogger.detachAppender(drainLog);
+            callLogger.detachAppender(callLog);
+        }
+    }
+
+    private static ListAppender<ILoggingEvent> listen(Logger logger) {
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        return appender;
     }
 
     @Test
