@@ -64,7 +64,8 @@ final class HookCredentials {
 
     /**
      * Trust the CAs of {@code caFile} (else the Java runtime's), present the client certificate when given; a
-     * client certificate out of its validity or a key that is not its key is refused before any call.
+     * client certificate chain a server cannot verify for a certificate out of its validity, or a key that is not its
+     * key, is refused before any call.
      */
     private static SSLContext tls(Path caFile, Path certFile, Path keyFile) {
         try {
@@ -74,10 +75,11 @@ final class HookCredentials {
             if (certFile != null) {
                 List<X509Certificate> chain = certificates("--cert", certFile);
                 PrivateKey key = privateKey(keyFile);
-                CertificateChecks.checkPair("--cert", certFile, chain.get(0), "--key", keyFile, key, Instant.now());
-                KeyStore store = KeyStore.getInstance("PKCS12");
+                CertificateChecks.checkPair("--cert", certFile, chain, "--key", keyFile, key, Instant.now());
+                // JKS, not PKCS12: PKCS12 refuses a chain whose CAs are not in issuer order, or an extra one, which servers take
+                KeyStore store = KeyStore.getInstance("JKS");
                 store.load(null, null);
-                char[] password = new char[0];
+                char[] password = "in memory only".toCharArray();
                 store.setKeyEntry("client", key, password, chain.toArray(new X509Certificate[0]));
                 keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 keys.init(store, password);

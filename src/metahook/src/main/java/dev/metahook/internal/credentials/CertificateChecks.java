@@ -19,8 +19,9 @@ import javax.naming.ldap.Rdn;
 
 /**
  * What can be wrong with a certificate and its key, checked before they are used and said in the words of
- * this class: {@code expired on DATE}, {@code not valid before DATE}, {@value #NOT_ITS_KEY}, {@code issued
- * for NAMES, not HOST}. Dates are UTC instants to the second ({@code 2026-01-02T00:00:00Z}).
+ * this class: {@code expired on DATE}, {@code not valid before DATE} (for a CA of the chain, {@code certificate 2
+ * (CN=NAME) expired on DATE}), {@value #NOT_ITS_KEY}, {@code issued for NAMES, not HOST}. Dates are UTC instants to
+ * the second ({@code 2026-01-02T00:00:00Z}).
  */
 public final class CertificateChecks {
     public static final String NOT_ITS_KEY = "not the key of this certificate";
@@ -44,18 +45,22 @@ public final class CertificateChecks {
     }
 
     /**
-     * Refuses a certificate (the first of the chain in {@code certFile}) out of its validity at {@code now}, or a key
-     * (of {@code keyFile}) that is not its key: the settings name the files as a user gave them.
+     * Refuses a certificate chain (of {@code certFile}, its own certificate first) with no way up through certificates
+     * valid at {@code now} ({@link CertificateChain}), or a key (of {@code keyFile}) that is not its first certificate's
+     * key: the settings name the files as a user gave them. The certificate whose expiry ends the chain's validity.
      */
-    public static void checkPair(String certSetting, Path certFile, X509Certificate certificate, String keySetting, Path keyFile,
-                                 PrivateKey key, Instant now) throws UnusableCredential, GeneralSecurityException {
-        String invalid = validity(certificate, now);
-        if (invalid != null) {
-            throw new UnusableCredential(certSetting, certFile, invalid);
+    public static CertificateChain.Link checkPair(String certSetting, Path certFile, List<X509Certificate> chain, String keySetting,
+                                                  Path keyFile, PrivateKey key, Instant now) throws UnusableCredential, GeneralSecurityException {
+        CertificateChain.Link expiry;
+        try {
+            expiry = CertificateChain.expiry(chain, now);
+        } catch (CertificateChain.OutOfValidity e) {
+            throw new UnusableCredential(certSetting, certFile, e.getMessage());
         }
-        if (!isKeyOf(key, certificate)) {
+        if (!isKeyOf(key, chain.get(0))) {
             throw new UnusableCredential(keySetting, keyFile, NOT_ITS_KEY + " (" + certSetting + " " + certFile + ")");
         }
+        return expiry;
     }
 
     /** An instant as the words above write it: UTC, to the second. */

@@ -18,11 +18,11 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * A client's trust in a server's certificate that says why it refused one: {@code expired on DATE}, {@code not
- * valid before DATE}, {@code signed by a CA not in --cacert FILE}, {@code issued for NAMES, not HOST}. The
- * checks are the JDK's (path building, then the host name, in a second pass so that either failure is named);
- * only the words are this class's. {@link #explain} reads a failed handshake back into those words.
+ * valid before DATE}, {@code certificate 2 (CN=NAME) expired on DATE}, {@code signed by a CA not in --cacert FILE},
+ * {@code issued for NAMES, not HOST}. The checks are the JDK's (path building, then the host name, in a second pass
+ * so that either failure is named); only the words are this class's. {@link #explain} reads a failed handshake back into those words.
  */
-public final class PeerTrust extends X509ExtendedTrustManager {
+public final class PeerTrust extends ForwardingTrust {
     private static final Pattern ALERT = Pattern.compile("Received fatal alert: (\\w+)");
 
     private final X509ExtendedTrustManager jdk;
@@ -97,7 +97,7 @@ public final class PeerTrust extends X509ExtendedTrustManager {
         try {
             jdk.checkServerTrusted(chain, authType);
         } catch (CertificateException e) {
-            throw new Refused(untrusted(e), e);
+            throw new Refused(untrusted(chain, e), e);
         }
         try {
             hostCheck.run();
@@ -107,13 +107,19 @@ public final class PeerTrust extends X509ExtendedTrustManager {
     }
 
     /**
-     * Why the path from the certificate to a trusted CA failed: a CA of the chain out of its validity, or else (no path
-     * found, or one whose signatures do not verify, as when two CAs have the same name) a CA not trusted.
+     * Why the path from the certificate to a trusted CA failed: a CA of the chain out of its validity (named when the
+     * chain's own order of issuers finds it), or else (no path found, or one whose signatures do not verify, as when two
+     * CAs have the same name) a CA not trusted.
      */
-    private String untrusted(CertificateException e) {
+    private String untrusted(X509Certificate[] chain, CertificateException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof CertPathValidatorException invalid && (invalid.getReason() == CertPathValidatorException.BasicReason.EXPIRED
                     || invalid.getReason() == CertPathValidatorException.BasicReason.NOT_YET_VALID)) {
+                try {
+                    CertificateChain.expiry(List.of(chain), Instant.now());
+                } catch (CertificateChain.OutOfValidity out) {
+                    return out.getMessage();
+                }
                 return "a certificate of its chain is out of its validity (" + invalid.getMessage() + ")";
             }
         }
@@ -122,6 +128,11 @@ public final class PeerTrust extends X509ExtendedTrustManager {
 
     private interface CheckHost {
         void run() throws CertificateException;
+    }
+
+    @Override
+    protected X509ExtendedTrustManager target() {
+        return jdk;
     }
 
     @Override
@@ -138,25 +149,5 @@ public final class PeerTrust extends X509ExtendedTrustManager {
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
         check(chain, authType, null, () -> { });
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        jdk.checkClientTrusted(chain, authType, socket);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        jdk.checkClientTrusted(chain, authType, engine);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        jdk.checkClientTrusted(chain, authType);
-    }
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-        return jdk.getAcceptedIssuers();
     }
 }

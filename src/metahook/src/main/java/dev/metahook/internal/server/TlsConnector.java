@@ -1,7 +1,9 @@
 package dev.metahook.internal.server;
 
+import dev.metahook.internal.credentials.CertificateChain;
 import dev.metahook.internal.credentials.CertificateChecks;
 import dev.metahook.internal.credentials.CredentialFiles;
+import dev.metahook.internal.credentials.ForwardingTrust;
 import dev.metahook.internal.credentials.UnusableCredential;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -14,7 +16,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
-import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,9 +48,10 @@ import org.slf4j.LoggerFactory;
  * looked at again every {@link #RECHECK_SECONDS} seconds and a new certificate and key (or CA bundle)
  * is served from the next handshake on, as cert-manager renews them in place; files that are broken,
  * half-written, do not match, are out of their validity or are gone leave the pair in service as it is,
- * say so in the log and count it. A certificate out of its validity, or a key not its own, stops the start.
- * The served certificate's expiry is a gauge, and a warning when it is near. The files are read with the
- * JDK alone ({@link PemFiles}).
+ * say so in the log and count it. A chain a client cannot verify for a certificate out of its validity
+ * ({@link CertificateChain}: the certificate's own, or a CA's it needs), or a key not its own, stops the start.
+ * The chain's expiry (its first certificate to expire that a client verifies) is a gauge, and a warning when
+ * it is near. The files are read with the JDK alone ({@link PemFiles}).
  */
 final class TlsConnector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TlsConnector.class);
@@ -69,7 +71,7 @@ final class TlsConnector implements AutoCloseable {
     });
     private final Counter refusedRenewals;
     private List<byte[]> served;
-    private volatile X509Certificate certificate;
+    private volatile CertificateChain.Link expiry;
     private String problem;
 
     private TlsConnector(Server server, HttpConfiguration http, ServerConfig.Tls tls, MeterRegistry meters) {
@@ -85,14 +87,16 @@ final class TlsConnector implements AutoCloseable {
             throw new IllegalArgumentException("TLS_CERT_FILE, TLS_KEY_FILE or TLS_CLIENT_CA_FILE cannot be used: " + e.getMessage(), e);
         }
         this.served = files;
-        this.certificate = material.certificate();
+        this.expiry = material.expiry();
         this.keys = new SwappableKeys(material.keys());
         this.trust = material.trust() == null ? null : new SwappableTrust(material.trust());
         this.refusedRenewals = Counter.builder("metahook.tls.renewals.refused")
-                .description("Changed TLS files not taken up (expired, not yet valid, a key not the certificate's, unreadable): the last good pair stays")
+                .description("Changed TLS files not taken up (a certificate of the chain expired or not yet valid, a key not the certificate's,"
+                        + " unreadable): the last good pair stays")
                 .register(meters);
         Gauge.builder("metahook.tls.certificate.expiry", this, TlsConnector::secondsLeft)
-                .description("Seconds until the served TLS certificate expires (its notAfter)").baseUnit("seconds").register(meters);
+                .description("Seconds until the served TLS certificate chain expires: the notAfter of its first certificate to expire that a"
+                        + " client verifies").baseUnit("seconds").register(meters);
         SslContextFactory.Server factory = new SslContextFactory.Server();
         factory.setSslContext(sslContext(keys, trust));
         factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
@@ -145,7 +149,7 @@ final class TlsConnector implements AutoCloseable {
             if (!why.equals(problem)) {
                 refusedRenewals.increment();
                 LOG.warn("{}: a renewal refused, still serving the certificate loaded before (valid until {})", why,
-                        CertificateChecks.date(certificate.getNotAfter().toInstant()));
+                        CertificateChecks.date(expiry.notAfter()));
             }
             problem = why;
             return false;
@@ -155,31 +159,36 @@ final class TlsConnector implements AutoCloseable {
             trust.delegate = material.trust();
         }
         served = files;
-        certificate = material.certificate();
+        expiry = material.expiry();
         problem = null;
         LOG.info("TLS certificate reloaded from {}: serving {} (valid until {})", tls.certFile(),
-                material.certificate().getSubjectX500Principal().getName(), material.certificate().getNotAfter().toInstant());
+                material.leaf().getSubjectX500Principal().getName(), CertificateChecks.date(expiry.notAfter()));
         warnIfExpiring(now);
         return true;
     }
 
-    /** A WARN when the served certificate expires within {@code TLS_EXPIRY_WARNING_DAYS} of {@code now}, or has expired. */
+    /**
+     * A WARN when the served chain expires within {@code TLS_EXPIRY_WARNING_DAYS} of {@code now}, or has expired: the
+     * certificate served, or the CA of its chain that expires before it.
+     */
     void warnIfExpiring(Instant now) {
-        Instant notAfter = certificate.getNotAfter().toInstant();
+        CertificateChain.Link first = expiry;
+        Instant notAfter = first.notAfter();
         if (tls.expiryWarningDays() == 0 && now.isBefore(notAfter)) {
             return;
         }
+        String what = first.position() == 1 ? "the certificate served" : first + " of the chain served";
         if (!now.isBefore(notAfter)) {
-            LOG.warn("TLS_CERT_FILE {}: the certificate served expired on {}: every handshake fails until it is renewed",
-                    tls.certFile(), CertificateChecks.date(notAfter));
+            LOG.warn("TLS_CERT_FILE {}: {} expired on {}: every handshake fails until it is renewed",
+                    tls.certFile(), what, CertificateChecks.date(notAfter));
         } else if (now.plus(Duration.ofDays(tls.expiryWarningDays())).isAfter(notAfter)) {
-            LOG.warn("TLS_CERT_FILE {}: the certificate served expires on {}, within TLS_EXPIRY_WARNING_DAYS ({} days): renew it before then",
-                    tls.certFile(), CertificateChecks.date(notAfter), tls.expiryWarningDays());
+            LOG.warn("TLS_CERT_FILE {}: {} expires on {}, within TLS_EXPIRY_WARNING_DAYS ({} days): renew it before then",
+                    tls.certFile(), what, CertificateChecks.date(notAfter), tls.expiryWarningDays());
         }
     }
 
     private double secondsLeft() {
-        return (certificate.getNotAfter().getTime() - System.currentTimeMillis()) / 1000.0;
+        return (expiry.notAfter().toEpochMilli() - System.currentTimeMillis()) / 1000.0;
     }
 
     @Override
@@ -187,22 +196,23 @@ final class TlsConnector implements AutoCloseable {
         checker.shutdownNow();
     }
 
-    /** What the files hold, parsed and checked: the key must be the certificate's. */
-    private record Material(X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate certificate) {
+    /** What the files hold, parsed and checked: the key must be the certificate's; the chain's certificate that expires first. */
+    private record Material(X509ExtendedKeyManager keys, X509ExtendedTrustManager trust, X509Certificate leaf, CertificateChain.Link expiry) {
     }
 
     /**
      * What the files hold, as {@link #read} read them (the bytes the change check compares): the certificate
-     * chain, its key and the client CA bundle if there is one. The certificate must be valid at {@code now}
-     * and the key its key.
+     * chain, its key and the client CA bundle if there is one. The chain must have a way up through certificates
+     * valid at {@code now}, and the key must be its certificate's.
      */
     private static Material material(ServerConfig.Tls tls, List<byte[]> files, Instant now)
             throws GeneralSecurityException, IOException, UnusableCredential {
         List<X509Certificate> chain = parsed(CERT, tls.certFile(), () -> PemFiles.certificates(tls.certFile(), files.get(0)));
         PrivateKey key = parsed(KEY, tls.keyFile(), () -> PemFiles.privateKey(tls.keyFile(), files.get(1)));
-        CertificateChecks.checkPair(CERT, tls.certFile(), chain.get(0), KEY, tls.keyFile(), key, now);
+        CertificateChain.Link expiry = CertificateChecks.checkPair(CERT, tls.certFile(), chain, KEY, tls.keyFile(), key, now);
         char[] password = "in memory only".toCharArray();
-        KeyStore identity = KeyStore.getInstance("PKCS12");
+        // JKS, not PKCS12: PKCS12 refuses a chain whose CAs are not in issuer order, or an extra one, which clients take
+        KeyStore identity = KeyStore.getInstance("JKS");
         identity.load(null, null);
         identity.setKeyEntry("tls", key, password, chain.toArray(X509Certificate[]::new));
         KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -219,7 +229,7 @@ final class TlsConnector implements AutoCloseable {
             trusted.init(authorities);
             trust = (X509ExtendedTrustManager) trusted.getTrustManagers()[0];
         }
-        return new Material((X509ExtendedKeyManager) keys.getKeyManagers()[0], trust, chain.get(0));
+        return new Material((X509ExtendedKeyManager) keys.getKeyManagers()[0], trust, chain.get(0), expiry);
     }
 
     /** What a PEM file holds, or why it cannot be read as that, with its setting named. */
@@ -317,7 +327,7 @@ final class TlsConnector implements AutoCloseable {
     }
 
     /** The client CA bundle in service, swapped for a changed one: handshakes from then on are checked against it. */
-    private static final class SwappableTrust extends X509ExtendedTrustManager {
+    private static final class SwappableTrust extends ForwardingTrust {
         volatile X509ExtendedTrustManager delegate;
 
         SwappableTrust(X509ExtendedTrustManager delegate) {
@@ -325,38 +335,8 @@ final class TlsConnector implements AutoCloseable {
         }
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            delegate.checkClientTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            delegate.checkClientTrusted(chain, authType, socket);
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-            delegate.checkClientTrusted(chain, authType, engine);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            delegate.checkServerTrusted(chain, authType);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            delegate.checkServerTrusted(chain, authType, socket);
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-            delegate.checkServerTrusted(chain, authType, engine);
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return delegate.getAcceptedIssuers();
+        protected X509ExtendedTrustManager target() {
+            return delegate;
         }
     }
 }
