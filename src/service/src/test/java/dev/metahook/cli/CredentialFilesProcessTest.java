@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,10 +53,21 @@ class CredentialFilesProcessTest {
 
     @Test
     void anExpiredCertificateStopsTheServicesStartInOneLine() throws Exception {
-        Path expired = certificates.certificate(dir.resolve("expired.crt"), certificates.serverKey, Instant.parse("2025-01-01T00:00:00Z"),
-                Instant.parse("2025-01-02T00:00:00Z"), "IP:127.0.0.1");
+        Path expired = certificates.expired(dir.resolve("expired.crt"), certificates.serverKey, "IP:127.0.0.1");
         assertEquals("metahook: TLS_CERT_FILE " + expired + ": expired on 2025-01-02T00:00:00Z",
                 serve(Map.of("TLS_CERT_FILE", expired.toString(), "TLS_KEY_FILE", certificates.serverKey.toString())));
+    }
+
+    /** The certificate served is valid, the intermediate a client needs to verify it is not: exit 2, one line that names it. */
+    @Test
+    void aChainWhoseIntermediateHasExpiredStopsTheServicesStartInOneLine() throws Exception {
+        Certificates.Authority intermediate = certificates.intermediate(certificates.ca(), "metahook test intermediate",
+                certificates.newKey(dir.resolve("intermediate.key")), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON);
+        Path leaf = certificates.certificate(intermediate, dir.resolve("leaf.crt"), certificates.serverKey, Instant.now().minus(Duration.ofDays(1)),
+                Instant.now().plus(Duration.ofDays(30)), "IP:127.0.0.1");
+        Path chain = Certificates.chain(dir.resolve("chain.crt"), leaf, intermediate.cert());
+        assertEquals("metahook: TLS_CERT_FILE " + chain + ": certificate 2 (CN=metahook test intermediate) expired on 2025-01-02T00:00:00Z",
+                serve(Map.of("TLS_CERT_FILE", chain.toString(), "TLS_KEY_FILE", certificates.serverKey.toString())));
     }
 
     @Test

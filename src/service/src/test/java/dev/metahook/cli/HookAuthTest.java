@@ -38,10 +38,14 @@ class HookAuthTest {
     private static Certificates certificates;
     private static Path token;
 
+    private static Certificates.Authority expiredIntermediate;
+
     @BeforeAll
     static void credentials() throws Exception {
         certificates = new Certificates(dir);
         token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+        expiredIntermediate = certificates.intermediate(certificates.ca(), "metahook test intermediate",
+                certificates.newKey(dir.resolve("intermediate.key")), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON);
     }
 
     private record Result(int exit, String out, String err) {
@@ -189,28 +193,71 @@ class HookAuthTest {
     /** The service refuses to serve an expired certificate, so a server of the JDK's own serves one. */
     @Test
     void anExpiredHookCertificateSaysWhenItExpired() throws Exception {
-        Path expired = certificates.certificate(dir.resolve("expired.crt"), certificates.serverKey, Instant.parse("2025-01-01T00:00:00Z"),
-                Instant.parse("2025-01-02T00:00:00Z"), "IP:127.0.0.1");
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(Certificates.identity(expired, certificates.serverKey), null, null);
-        try (SSLServerSocket listener = (SSLServerSocket) context.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread handshakes = new Thread(() -> {
-                while (!listener.isClosed()) {
-                    try (SSLSocket socket = (SSLSocket) listener.accept()) {
-                        socket.startHandshake();
-                    } catch (IOException e) {
-                        // the client refused the certificate, as the test wants
-                    }
-                }
-            });
-            handshakes.setDaemon(true);
-            handshakes.start();
+        Path expired = certificates.expired(dir.resolve("expired.crt"), certificates.serverKey, "IP:127.0.0.1");
+        try (SSLServerSocket listener = handshakesOnly(expired, certificates.serverKey)) {
             String url = "https://127.0.0.1:" + listener.getLocalPort();
             Result result = run(true, WEBAPP, url, "--cacert", certificates.caCert.toString());
             assertEquals(1, result.exit(), result.out());
             assertBreach(result, url, "TLS handshake with 127.0.0.1:" + listener.getLocalPort() + " failed: the hook's certificate is refused: "
                     + "expired on 2025-01-02T00:00:00Z");
         }
+    }
+
+    /** A hook that sends a valid certificate with the expired intermediate it was issued under: the intermediate is named. */
+    @Test
+    void anExpiredIntermediateOfTheHooksChainIsNamedWithItsDate() throws Exception {
+        Path chain = Certificates.chain(dir.resolve("hook-chain.crt"), chainedLeaf(dir.resolve("hook-leaf.crt"), certificates.serverKey,
+                "IP:127.0.0.1"), expiredIntermediate.cert());
+        try (SSLServerSocket listener = handshakesOnly(chain, certificates.serverKey)) {
+            String url = "https://127.0.0.1:" + listener.getLocalPort();
+            Result result = run(true, WEBAPP, url, "--cacert", certificates.caCert.toString());
+            assertEquals(1, result.exit(), result.out());
+            assertBreach(result, url, "TLS handshake with 127.0.0.1:" + listener.getLocalPort() + " failed: the hook's certificate is refused: "
+                    + "certificate 2 (CN=metahook test intermediate) expired on 2025-01-02T00:00:00Z");
+        }
+    }
+
+    /**
+     * A CA bundle may hold CAs out of their validity beside the one that signed the hook's certificate (an old copy of
+     * that CA, another CA that has expired): Go takes the one that verifies, and so does {@code --cacert}.
+     */
+    @Test
+    void aCaBundleWithExpiredCasBesideAValidOneIsAccepted() throws Exception {
+        Path oldCopy = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
+        Path other = certificates.root("metahook expired CA", certificates.newKey(dir.resolve("expired-ca.key")), Certificates.EXPIRED_FROM,
+                Certificates.EXPIRED_ON).cert();
+        Path bundle = Certificates.chain(dir.resolve("bundle.crt"), oldCopy, other, certificates.caCert);
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
+            Result checked = run(true, WEBAPP, "https://127.0.0.1:" + server.port(), "--cacert", bundle.toString());
+            assertEquals(0, checked.exit(), checked.out() + checked.err());
+            assertTrue(checked.out().startsWith("check: clean ("), checked.out());
+        }
+    }
+
+    /** A TLS server of the JDK's own that serves {@code cert} and {@code key} and answers nothing: for what metahook refuses to serve. */
+    private static SSLServerSocket handshakesOnly(Path cert, Path key) throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(Certificates.identity(cert, key), null, null);
+        SSLServerSocket listener = (SSLServerSocket) context.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread handshakes = new Thread(() -> {
+            while (!listener.isClosed()) {
+                try (SSLSocket socket = (SSLSocket) listener.accept()) {
+                    socket.startHandshake();
+                } catch (IOException e) {
+                    // the client refused the certificate, as the test wants
+                }
+            }
+        });
+        handshakes.setDaemon(true);
+        handshakes.start();
+        return listener;
+    }
+
+    /** A certificate for {@code key}, valid for a month, issued under the intermediate that has expired. */
+    private static Path chainedLeaf(Path file, Path key, String names) throws Exception {
+        return certificates.certificate(expiredIntermediate, file, key, Instant.now().minus(Duration.ofDays(1)), Instant.now().plus(Duration.ofDays(30)),
+                names);
     }
 
     @Test
@@ -230,16 +277,20 @@ class HookAuthTest {
     /** What is wrong with a client certificate the command can see itself is said before any call: exit 2, the file and why. */
     @Test
     void aClientCertificateOutOfItsValidityOrWithAnotherKeyIsRefusedBeforeAnyCall() throws Exception {
-        Path expired = certificates.certificate(dir.resolve("expired-client.crt"), certificates.clientKey, Instant.parse("2025-01-01T00:00:00Z"),
-                Instant.parse("2025-01-02T00:00:00Z"), "DNS:metacontroller");
+        Path expired = certificates.expired(dir.resolve("expired-client.crt"), certificates.clientKey, "DNS:metacontroller");
         Result result = run(true, WEBAPP, "https://127.0.0.1:1", "--cert", expired.toString(), "--key", certificates.clientKey.toString());
         assertEquals(2, result.exit());
         assertEquals("metahook: --cert " + expired + ": expired on 2025-01-02T00:00:00Z\n", result.err());
 
-        Path future = certificates.certificate(dir.resolve("future-client.crt"), certificates.clientKey, Instant.parse("2099-01-01T00:00:00Z"),
-                Instant.parse("2099-02-01T00:00:00Z"), "DNS:metacontroller");
+        Path future = certificates.notYetValid(dir.resolve("future-client.crt"), certificates.clientKey, "DNS:metacontroller");
         result = run(true, WEBAPP, "https://127.0.0.1:1", "--cert", future.toString(), "--key", certificates.clientKey.toString());
         assertEquals("metahook: --cert " + future + ": not valid before 2099-01-01T00:00:00Z\n", result.err());
+
+        Path chain = Certificates.chain(dir.resolve("client-chain.crt"), chainedLeaf(dir.resolve("chained-client.crt"), certificates.clientKey,
+                "DNS:metacontroller"), expiredIntermediate.cert());
+        result = run(true, WEBAPP, "https://127.0.0.1:1", "--cert", chain.toString(), "--key", certificates.clientKey.toString());
+        assertEquals(2, result.exit());
+        assertEquals("metahook: --cert " + chain + ": certificate 2 (CN=metahook test intermediate) expired on 2025-01-02T00:00:00Z\n", result.err());
 
         result = run(true, WEBAPP, "https://127.0.0.1:1", "--cert", certificates.clientCert.toString(), "--key", certificates.serverKey.toString());
         assertEquals(2, result.exit());

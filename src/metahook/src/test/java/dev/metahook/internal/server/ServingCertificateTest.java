@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.AfterEach;
@@ -31,19 +33,21 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hook port's certificate is checked before it is served, at start-up and on renewal: out of its validity, or
- * with a key that is not its key, it is refused with the file and the reason named; its expiry is a gauge and, when
- * near, a warning.
+ * The hook port's certificate chain is checked before it is served, at start-up and on renewal: a certificate out of
+ * its validity that a client verifies (its own, or a CA of the chain it needs), or a key that is not its key, is refused
+ * with the file and the reason named; a chain a Go client accepts is served as the file holds it. The chain's expiry
+ * is a gauge and, when near, a warning.
  */
 class ServingCertificateTest {
-    private static final Instant EXPIRED_FROM = Instant.parse("2025-01-01T00:00:00Z");
-    private static final Instant EXPIRED_ON = Instant.parse("2025-01-02T00:00:00Z");
-    private static final Instant FUTURE_FROM = Instant.parse("2099-01-01T00:00:00Z");
-    private static final Instant FUTURE_UNTIL = Instant.parse("2099-02-01T00:00:00Z");
+    private static final String INTERMEDIATE = "CN=metahook test intermediate";
 
     private static Certificates certificates;
     private static Path expired;
     private static Path notYetValid;
+    private static Certificates.Authority intermediate;
+    private static Path expiredIntermediate;
+    private static Path futureIntermediate;
+    private static Path leaf;
 
     @TempDir
     Path dir;
@@ -53,9 +57,18 @@ class ServingCertificateTest {
     @BeforeAll
     static void createTheCertificates(@TempDir Path certificateDir) throws Exception {
         certificates = new Certificates(certificateDir);
-        expired = certificates.certificate(certificateDir.resolve("expired.crt"), certificates.serverKey, EXPIRED_FROM, EXPIRED_ON, "IP:127.0.0.1");
-        notYetValid = certificates.certificate(certificateDir.resolve("future.crt"), certificates.serverKey, FUTURE_FROM, FUTURE_UNTIL,
-                "IP:127.0.0.1");
+        expired = certificates.expired(certificateDir.resolve("expired.crt"), certificates.serverKey, "IP:127.0.0.1");
+        notYetValid = certificates.notYetValid(certificateDir.resolve("future.crt"), certificates.serverKey, "IP:127.0.0.1");
+        Instant now = Instant.now();
+        Path key = certificates.newKey(certificateDir.resolve("intermediate.key"));
+        intermediate = certificates.intermediate(certificates.ca(), "metahook test intermediate", key, now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(60)));
+        expiredIntermediate = certificates.intermediate(certificates.ca(), "metahook test intermediate", key,
+                Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
+        futureIntermediate = certificates.intermediate(certificates.ca(), "metahook test intermediate", key,
+                Certificates.FUTURE_FROM, Certificates.FUTURE_UNTIL).cert();
+        leaf = certificates.certificate(intermediate, certificateDir.resolve("leaf.crt"), certificates.serverKey, now.minus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(30)), "IP:127.0.0.1");
     }
 
     @BeforeEach
@@ -78,6 +91,31 @@ class ServingCertificateTest {
     void aCertificateNotYetValidStopsTheStartNamingTheFileAndTheDate() {
         assertRefused(new ServerConfig.Tls(notYetValid, certificates.serverKey, null),
                 "TLS_CERT_FILE " + notYetValid + ": not valid before 2099-01-01T00:00:00Z");
+    }
+
+    /** A leaf still valid under an intermediate that has expired fails every Go client's handshake: it is not served. */
+    @Test
+    void aChainWhoseIntermediateIsOutOfItsValidityStopsTheStartNamingItsSubjectAndDate() throws Exception {
+        Path expiredChain = Certificates.chain(dir.resolve("expired-chain.crt"), leaf, expiredIntermediate);
+        assertRefused(new ServerConfig.Tls(expiredChain, certificates.serverKey, null),
+                "TLS_CERT_FILE " + expiredChain + ": certificate 2 (" + INTERMEDIATE + ") expired on 2025-01-02T00:00:00Z");
+        Path futureChain = Certificates.chain(dir.resolve("future-chain.crt"), leaf, certificates.caCert, futureIntermediate);
+        assertRefused(new ServerConfig.Tls(futureChain, certificates.serverKey, null),
+                "TLS_CERT_FILE " + futureChain + ": certificate 3 (" + INTERMEDIATE + ") not valid before 2099-01-01T00:00:00Z");
+    }
+
+    /**
+     * What a Go client accepts is served, and sent as the file holds it: the CAs out of issuer order, the root included,
+     * an expired intermediate beside its renewal (same name and key), which a client passes over.
+     */
+    @Test
+    void aChainInAnyOrderWithItsRootAndAnExpiredIntermediateBesideItsRenewalIsServedAsTheFileHoldsIt() throws Exception {
+        Path chain = Certificates.chain(dir.resolve("chain.crt"), leaf, certificates.caCert, expiredIntermediate, intermediate.cert());
+        ServerConfig config = ServerConfig.defaults().withHost("127.0.0.1").withPort(0).withManagementPort(0).withShutdownIdle(Duration.ZERO)
+                .withTls(new ServerConfig.Tls(chain, certificates.serverKey, null));
+        try (HookServer server = HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK), HookServer.Options.of(config))) {
+            assertEquals(PemFiles.certificates(chain), served(server));
+        }
     }
 
     @Test
@@ -126,6 +164,30 @@ class ServingCertificateTest {
                     warnings().stream().filter(w -> w.contains("renewal refused")).toList());
             assertEquals(3, refusals(server));
             assertTrue(scrape(server).contains("\nmetahook_tls_renewals_refused_total 3.0\n"), scrape(server));
+        }
+    }
+
+    /** A renewed chain with an intermediate out of its validity is refused as a broken file is: counted, said, the last good pair served. */
+    @Test
+    void aRenewedChainWhoseIntermediateHasExpiredIsRefusedAndTheLastGoodPairServed() throws Exception {
+        Path secret = Files.createDirectories(dir.resolve("secret"));
+        Path cert = Files.copy(certificates.serverCert, secret.resolve("tls.crt"));
+        Path key = Files.copy(certificates.serverKey, secret.resolve("tls.key"));
+        String validUntil = PemFiles.certificates(cert).get(0).getNotAfter().toInstant().toString();
+        ServerConfig config = ServerConfig.defaults().withHost("127.0.0.1").withPort(0).withManagementPort(0).withShutdownIdle(Duration.ZERO)
+                .withTls(new ServerConfig.Tls(cert, key, null));
+        try (HookServer server = HookServer.start(new HookEngine(TestServer.widgets(), TestServer.CLOCK), HookServer.Options.of(config))) {
+            Certificates.chain(cert, leaf, expiredIntermediate);
+            assertFalse(server.reloadTls());
+            assertEquals(List.of("TLS_CERT_FILE " + cert + ": certificate 2 (" + INTERMEDIATE + ") expired on 2025-01-02T00:00:00Z: a renewal"
+                    + " refused, still serving the certificate loaded before (valid until " + validUntil + ")"), warnings());
+            assertEquals(1, refusals(server));
+            assertTrue(scrape(server).contains("\nmetahook_tls_renewals_refused_total 1.0\n"), scrape(server));
+            assertEquals(PemFiles.certificates(certificates.serverCert), served(server));
+
+            Certificates.chain(cert, leaf, intermediate.cert());
+            assertTrue(server.reloadTls());
+            assertEquals(PemFiles.certificates(cert), served(server));
         }
     }
 
@@ -183,6 +245,46 @@ class ServingCertificateTest {
         }
     }
 
+    /**
+     * The warning and the gauge follow the chain's first certificate to expire that a client verifies, and name it: an
+     * intermediate that expires before the certificate served; not one beside a renewal that outlives it, nor one no
+     * way up goes through.
+     */
+    @Test
+    void theWarningAndTheGaugeFollowTheFirstCertificateOfTheChainToExpireThatAClientVerifies() throws Exception {
+        Instant now = Instant.now();
+        Instant notAfter = now.plus(Duration.ofDays(3)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Path soon = certificates.intermediate(certificates.ca(), "metahook test intermediate", intermediate.key(), now.minus(Duration.ofHours(1)),
+                notAfter).cert();
+        Path chain = Certificates.chain(dir.resolve("soon-chain.crt"), leaf, soon);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        try (TlsConnector tls = TlsConnector.create(new Server(), new HttpConfiguration(), new ServerConfig.Tls(chain, certificates.serverKey, null),
+                meters)) {
+            assertEquals(List.of("TLS_CERT_FILE " + chain + ": certificate 2 (" + INTERMEDIATE + ") of the chain served expires on " + notAfter
+                    + ", within TLS_EXPIRY_WARNING_DAYS (7 days): renew it before then"), warnings());
+            long before = Duration.between(Instant.now(), notAfter).toSeconds();
+            double seconds = meters.get("metahook.tls.certificate.expiry").gauge().value();
+            assertTrue(seconds <= before + 1 && seconds >= before - 60, before + " ~ " + seconds);
+            log.list.clear();
+            tls.warnIfExpiring(notAfter.plusSeconds(1));
+            assertEquals(List.of("TLS_CERT_FILE " + chain + ": certificate 2 (" + INTERMEDIATE + ") of the chain served expired on " + notAfter
+                    + ": every handshake fails until it is renewed"), warnings());
+        }
+        log.list.clear();
+        Path unrelated = certificates.certificate(dir.resolve("unrelated.crt"), certificates.clientKey, now.minus(Duration.ofHours(1)), notAfter,
+                "DNS:metacontroller");
+        Path renewed = Certificates.chain(dir.resolve("renewed-chain.crt"), leaf, soon, intermediate.cert(), unrelated);
+        Instant leafExpiry = PemFiles.certificates(leaf).get(0).getNotAfter().toInstant();
+        SimpleMeterRegistry renewedMeters = new SimpleMeterRegistry();
+        try (TlsConnector tls = TlsConnector.create(new Server(), new HttpConfiguration(),
+                new ServerConfig.Tls(renewed, certificates.serverKey, null), renewedMeters)) {
+            assertEquals(List.of(), warnings(), "the renewed intermediate outlives the certificate served, and it has 30 days");
+            double seconds = renewedMeters.get("metahook.tls.certificate.expiry").gauge().value();
+            long left = Duration.between(Instant.now(), leafExpiry).toSeconds();
+            assertTrue(seconds <= left + 1 && seconds >= left - 60, left + " ~ " + seconds);
+        }
+    }
+
     @Test
     void theWarningDaysAreASettingOfTheirOwn() {
         assertEquals(7, ServerConfig.fromEnvironment(java.util.Map.of()).tls().expiryWarningDays());
@@ -194,6 +296,16 @@ class ServingCertificateTest {
 
     private List<String> warnings() {
         return log.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
+    }
+
+    /** The certificates the hook port sends in a handshake, to a client that trusts the test CA. */
+    private static List<java.security.cert.Certificate> served(HookServer server) throws Exception {
+        SSLContext client = SSLContext.getInstance("TLS");
+        client.init(null, Certificates.trusting(certificates.caCert), null);
+        try (SSLSocket socket = (SSLSocket) client.getSocketFactory().createSocket("127.0.0.1", server.port())) {
+            socket.startHandshake();
+            return List.of(socket.getSession().getPeerCertificates());
+        }
     }
 
     private static double refusals(HookServer server) {

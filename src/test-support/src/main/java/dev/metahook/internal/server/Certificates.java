@@ -21,9 +21,17 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * A throwaway CA, a server certificate for 127.0.0.1 and a client certificate, written as PEM files like
  * a TLS Secret's, by {@code openssl}: the keys in PKCS#1 ({@code RSA PRIVATE KEY}), as cert-manager writes
- * an RSA key by default.
+ * an RSA key by default. More certificates on demand: of given dates, from intermediate CAs, and chains of them.
  */
 public final class Certificates {
+    /** The dates of an expired certificate ({@link #expired}): a day in the past. */
+    public static final Instant EXPIRED_FROM = Instant.parse("2025-01-01T00:00:00Z");
+    public static final Instant EXPIRED_ON = Instant.parse("2025-01-02T00:00:00Z");
+    /** The dates of a certificate not yet valid ({@link #notYetValid}): a month in the future. */
+    public static final Instant FUTURE_FROM = Instant.parse("2099-01-01T00:00:00Z");
+    public static final Instant FUTURE_UNTIL = Instant.parse("2099-02-01T00:00:00Z");
+    private static final String CA_EXTENSIONS = "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n";
+
     public final Path caCert;
     public final Path serverCert;
     public final Path serverKey;
@@ -62,12 +70,67 @@ public final class Certificates {
                 "subjectAltName=IP:127.0.0.1")));
     }
 
+    /** A CA's certificate and key: the one this makes, or an intermediate or root of {@link #intermediate} or {@link #root}. */
+    public record Authority(Path cert, Path key) {
+    }
+
+    /** The CA this made first, which signs the server and client certificates. */
+    public Authority ca() {
+        return new Authority(caCert, caKey);
+    }
+
     /**
      * A certificate for {@code key}, signed by this CA, valid from {@code notBefore} to {@code notAfter} (to the
-     * second), for the names of {@code subjectAltName} ({@code IP:127.0.0.1,DNS:localhost}): {@code openssl ca},
-     * which alone of openssl 3.0's commands sets both dates.
+     * second), for the names of {@code subjectAltName} ({@code IP:127.0.0.1,DNS:localhost}).
      */
     public Path certificate(Path file, Path key, Instant notBefore, Instant notAfter, String subjectAltName) throws Exception {
+        return certificate(ca(), file, key, notBefore, notAfter, subjectAltName);
+    }
+
+    /** A certificate for 127.0.0.1 and {@code key}, as {@link #certificate(Path, Path, Instant, Instant, String)}, signed by {@code issuer}. */
+    public Path certificate(Authority issuer, Path file, Path key, Instant notBefore, Instant notAfter, String subjectAltName) throws Exception {
+        return issue(issuer, file, key, "/CN=127.0.0.1", notBefore, notAfter,
+                "basicConstraints=critical,CA:FALSE\nsubjectAltName=" + subjectAltName + "\n");
+    }
+
+    /** A certificate for 127.0.0.1 and {@code key} from this CA that expired on {@link #EXPIRED_ON}. */
+    public Path expired(Path file, Path key, String subjectAltName) throws Exception {
+        return certificate(file, key, EXPIRED_FROM, EXPIRED_ON, subjectAltName);
+    }
+
+    /** A certificate for 127.0.0.1 and {@code key} from this CA that is not valid before {@link #FUTURE_FROM}. */
+    public Path notYetValid(Path file, Path key, String subjectAltName) throws Exception {
+        return certificate(file, key, FUTURE_FROM, FUTURE_UNTIL, subjectAltName);
+    }
+
+    /** An intermediate CA of {@code key}, {@code /CN=name}, signed by {@code issuer}, valid from {@code notBefore} to {@code notAfter}. */
+    public Authority intermediate(Authority issuer, String name, Path key, Instant notBefore, Instant notAfter) throws Exception {
+        Path cert = Files.createTempFile(dir, "intermediate", ".crt");
+        return new Authority(issue(issuer, cert, key, "/CN=" + name, notBefore, notAfter, CA_EXTENSIONS), key);
+    }
+
+    /** A root CA of {@code key}, {@code /CN=name}, that signed itself, valid from {@code notBefore} to {@code notAfter}. */
+    public Authority root(String name, Path key, Instant notBefore, Instant notAfter) throws Exception {
+        Path cert = Files.createTempFile(dir, "root", ".crt");
+        return new Authority(issue(null, cert, key, "/CN=" + name, notBefore, notAfter, CA_EXTENSIONS), key);
+    }
+
+    /** {@code file} holding the PEM certificates of {@code certificates}, in that order, as a chain file or a CA bundle does. */
+    public static Path chain(Path file, Path... certificates) throws IOException {
+        StringBuilder pem = new StringBuilder();
+        for (Path certificate : certificates) {
+            pem.append(Files.readString(certificate));
+        }
+        return Files.writeString(file, pem);
+    }
+
+    /**
+     * A certificate for {@code key} and {@code subject}, signed by {@code issuer} (null: by {@code key}, itself), valid
+     * from {@code notBefore} to {@code notAfter} (to the second), with {@code extensions}: {@code openssl ca}, which
+     * alone of openssl 3.0's commands sets both dates.
+     */
+    private Path issue(Authority issuer, Path file, Path key, String subject, Instant notBefore, Instant notAfter, String extensions)
+            throws Exception {
         Path ca = Files.createDirectories(dir.resolve("ca-" + SERIAL.incrementAndGet()));
         Files.writeString(ca.resolve("index.txt"), "");
         Files.writeString(ca.resolve("serial"), String.format("%016x%n", SERIAL.incrementAndGet()));
@@ -75,12 +138,14 @@ public final class Certificates {
                 + "\nserial = " + ca.resolve("serial") + "\nnew_certs_dir = " + ca + "\ndefault_md = sha256\npolicy = any\n"
                 + "unique_subject = no\n[any]\ncommonName = supplied\n");
         Path request = Files.createTempFile(dir, "request", ".csr");
-        openssl("req", "-new", "-key", key.toString(), "-subj", "/CN=127.0.0.1", "-out", request.toString());
-        Path extensions = Files.writeString(Files.createTempFile(dir, "extensions", ".cnf"),
-                "basicConstraints=critical,CA:FALSE\nsubjectAltName=" + subjectAltName + "\n");
-        openssl("ca", "-batch", "-config", config.toString(), "-cert", caCert.toString(), "-keyfile", caKey.toString(),
-                "-in", request.toString(), "-startdate", ASN1_TIME.format(notBefore), "-enddate", ASN1_TIME.format(notAfter),
-                "-extfile", extensions.toString(), "-notext", "-out", file.toString());
+        openssl("req", "-new", "-key", key.toString(), "-subj", subject, "-out", request.toString());
+        Path extensionFile = Files.writeString(Files.createTempFile(dir, "extensions", ".cnf"), extensions);
+        List<String> command = new ArrayList<>(List.of("ca", "-batch", "-config", config.toString()));
+        command.addAll(issuer == null ? List.of("-selfsign", "-keyfile", key.toString())
+                : List.of("-cert", issuer.cert().toString(), "-keyfile", issuer.key().toString()));
+        command.addAll(List.of("-in", request.toString(), "-startdate", ASN1_TIME.format(notBefore), "-enddate", ASN1_TIME.format(notAfter),
+                "-extfile", extensionFile.toString(), "-notext", "-out", file.toString()));
+        openssl(command.toArray(String[]::new));
         return file;
     }
 
@@ -119,10 +184,10 @@ public final class Certificates {
         return factory.getTrustManagers();
     }
 
-    /** A client's key managers: the certificate chain and key of these PEM files. */
+    /** A client's (or a JDK server's) key managers: the certificate chain and key of these PEM files, the chain as the file orders it. */
     public static KeyManager[] identity(Path cert, Path key) throws Exception {
         char[] password = "test".toCharArray();
-        KeyStore store = KeyStore.getInstance("PKCS12");
+        KeyStore store = KeyStore.getInstance("JKS");
         store.load(null, null);
         store.setKeyEntry("client", PemFiles.privateKey(key), password, PemFiles.certificates(cert).toArray(X509Certificate[]::new));
         KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
