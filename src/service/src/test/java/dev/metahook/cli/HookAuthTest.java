@@ -218,8 +218,9 @@ class HookAuthTest {
     }
 
     /**
-     * A CA bundle may hold CAs out of their validity beside the one that signed the hook's certificate (an old copy of
-     * that CA, another CA that has expired): Go takes the one that verifies, and so does {@code --cacert}.
+     * A CA bundle may hold CAs out of their validity beside the one that signed the peer's certificate (an old copy of
+     * that CA, another CA that has expired): Go takes the one that verifies, and so do {@code --cacert} and the
+     * service's {@code TLS_CLIENT_CA_FILE}.
      */
     @Test
     void aCaBundleWithExpiredCasBesideAValidOneIsAccepted() throws Exception {
@@ -227,9 +228,10 @@ class HookAuthTest {
         Path other = certificates.root("metahook expired CA", certificates.newKey(dir.resolve("expired-ca.key")), Certificates.EXPIRED_FROM,
                 Certificates.EXPIRED_ON).cert();
         Path bundle = Certificates.chain(dir.resolve("bundle.crt"), oldCopy, other, certificates.caCert);
-        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, bundle));
         try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
-            Result checked = run(true, WEBAPP, "https://127.0.0.1:" + server.port(), "--cacert", bundle.toString());
+            Result checked = run(true, WEBAPP, "https://127.0.0.1:" + server.port(), "--cacert", bundle.toString(),
+                    "--cert", certificates.clientCert.toString(), "--key", certificates.clientKey.toString());
             assertEquals(0, checked.exit(), checked.out() + checked.err());
             assertTrue(checked.out().startsWith("check: clean ("), checked.out());
         }
