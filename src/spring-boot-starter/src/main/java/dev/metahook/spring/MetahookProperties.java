@@ -47,7 +47,7 @@ public class MetahookProperties {
     private String tlsKeyFile;
     /** PEM CA bundle: require client certificates it signed (TLS_CLIENT_CA_FILE). */
     private String tlsClientCaFile;
-    /** How many days before the certificate expires a warning says so, at start and daily (TLS_EXPIRY_WARNING_DAYS); 7 unless set, 0 for none. */
+    /** How many days before the served chain expires (its first certificate to expire that a client verifies) a warning says so, at start and daily (TLS_EXPIRY_WARNING_DAYS); 7 unless set, 0 for none. */
     private Integer tlsExpiryWarningDays;
 
     /**
