@@ -94,6 +94,10 @@ public final class Checker {
                     .orElse("no sync call succeeded, so the rest of the lifecycle was not checked")), "sync", Phase.CREATE);
             return report(simulation);
         }
+        if (unserved && created.passes().stream().noneMatch(Checker::calledSync)) {
+            // customize asked for a resource not served: no sync or finalize is ever called, and the rest would show nothing more
+            return report(simulation);
+        }
         return rest(simulation, ref, updatedParent);
     }
 
@@ -184,17 +188,13 @@ public final class Checker {
     }
 
     /**
-     * A declared child (attachment) resource the API server does not serve: Metacontroller cannot make its informer, so
-     * it never starts the controller (a CreateError event on the controller, retried) and calls no hook for any parent.
+     * A resource Metacontroller must find to start the controller and does not ({@link ControllerStart}): it never
+     * starts it and calls no hook for any parent. One breach per such resource.
      */
     private boolean neverStarts(Phase phase) {
-        Optional<String> error = spec.discovery().unservedResource(spec);
-        error.ifPresent(cause -> add(new Breach("unserved", "Metacontroller cannot start the " + spec.manifest().path("kind").asText() + " "
-                + spec.name() + ": " + cause + ". It records the error as a CreateError event on the controller, retries, and never calls"
-                + " a hook for any parent, so nothing was checked. The API server here serves the built-in kinds and the"
-                + " CustomResourceDefinitions given with the controller: give the one that defines this resource, or fix its apiVersion"
-                + " or plural"), "sync", phase));
-        return error.isPresent();
+        List<Breach> failures = ControllerStart.failures(spec, versions.metacontroller());
+        failures.forEach(breach -> add(breach, "sync", phase));
+        return !failures.isEmpty();
     }
 
     /**
@@ -223,6 +223,11 @@ public final class Checker {
                     + " CustomResourceDefinitions given with the controller: give the one that defines it, or fix the apiVersion or kind"),
                     pass.call().hook(), Ids.text(first), phase, call);
         });
+    }
+
+    /** Whether a pass called the sync or finalize hook, not customize alone. */
+    private static boolean calledSync(CompositeSimulator.Pass pass) {
+        return pass.call() != null && !pass.call().hook().equals("customize");
     }
 
     /** For a decorator's target its selectors do not select: that Metacontroller never calls the hook for it. */

@@ -103,7 +103,8 @@ public final class Customize {
         JsonNode answered = call.response().path("relatedResources");
         for (int i = 0; i < answered.size(); i++) {
             JsonNode rule = answered.get(i);
-            List<Breach> refused = AnswerRules.relatedRule(rule, i, parentNamespace, version == HookVersion.V1);
+            List<Breach> refused = spec.discovery().mayServe(rule.path("apiVersion").asText(), rule.path("resource").asText())
+                    ? AnswerRules.relatedRule(rule, i, parentNamespace, version == HookVersion.V1) : List.of(unserved(rule));
             if (!refused.isEmpty()) {
                 return new Result(new CompositeSimulator.HookCall(call.hook(), call.request(), call.reply(), call.response(),
                         call.problems(), refused), ObjectMap.empty(), rules);
@@ -119,6 +120,25 @@ public final class Customize {
             rules.add(new Selected(rule, sent.size()));
         }
         return new Result(call, ObjectMap.of(related, groups, syncVersion, !parentNamespace.isEmpty()), rules);
+    }
+
+    /**
+     * A rule of a resource the API server does not serve. Metacontroller looks each rule's resource up in discovery
+     * before it selects anything (getRelatedClient, pkg/controller/common/customize/manager.go, v4.17.2 lines 240-248 and
+     * 580-584; the same from v1.5.0), and the error fails the sync before the sync or finalize hook is called
+     * (pkg/controller/composite/controller.go lines 653-656, pkg/controller/decorator/controller.go lines 653-656).
+     */
+    private Breach unserved(JsonNode rule) {
+        String apiVersion = rule.path("apiVersion").asText();
+        String resource = rule.path("resource").asText();
+        String error = "discovery: can't find resource " + resource + " in apiVersion " + apiVersion;
+        return new Breach("unserved", "customize asked for related " + apiVersion + " " + resource + ", which is not served: "
+                + spec.discovery().whyUnserved(apiVersion, resource) + ". Metacontroller's discovery does not find it (" + error
+                + "), so every sync of the " + (spec.decorator() ? "target" : "parent") + " fails there, after customize and before the"
+                + " sync hook, and is retried with backoff (from v1.5.6 with a SyncError event on it: Sync error: " + error + "): "
+                + (spec.hasFinalize() ? "the sync and finalize hooks are" : "the sync hook is") + " never called, no child or status is written" + (spec.hasFinalize() ? ", and once deleted"
+                + " it keeps the controller's finalizer" : "") + ", on every release from v1.5.0 to v4.17.2. To fix: "
+                + spec.discovery().remedy(apiVersion, resource, "the rule"));
     }
 
     private static boolean selects(JsonNode rule, String kind, String parentNamespace, HookVersion version, List<ObjectNode> all,

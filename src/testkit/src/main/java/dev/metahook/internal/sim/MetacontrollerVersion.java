@@ -12,6 +12,10 @@ public record MetacontrollerVersion(int major, int minor, int patch) implements 
     public static final MetacontrollerVersion NEWEST = new MetacontrollerVersion(4, 17, 2);
     /** The first release whose rolling update looks observed children up by bare name in a map keyed by namespace/name. */
     static final MetacontrollerVersion ROLLOUT_LOOKUP_BY_NAME = new MetacontrollerVersion(4, 10, 3);
+    /** The first release that records a failed start (CreateError) or sync (SyncError) as an event, not in its log alone. */
+    static final MetacontrollerVersion ERROR_EVENTS = new MetacontrollerVersion(1, 5, 6);
+    /** The first release that reads a CompositeController's parent as a CustomResourceDefinition before it starts the controller. */
+    static final MetacontrollerVersion PARENT_DEFINITION = new MetacontrollerVersion(3, 0, 0);
     private static final Pattern VERSION = Pattern.compile("v?(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
 
     /** {@code 4.17.2} or {@code v4.17.2}; a release outside the supported ones is refused. */
@@ -37,6 +41,24 @@ public record MetacontrollerVersion(int major, int minor, int patch) implements 
      */
     public boolean stallsNamespacedRollouts() {
         return compareTo(ROLLOUT_LOOKUP_BY_NAME) >= 0;
+    }
+
+    /**
+     * Whether this release records a controller it cannot start as a {@code CreateError} event on the controller, and a
+     * failed sync as a {@code SyncError} event on the parent (v1.5.6 and later); older ones only log them.
+     */
+    public boolean recordsErrorEvents() {
+        return compareTo(ERROR_EVENTS) >= 0;
+    }
+
+    /**
+     * Whether this release gets a CompositeController's parent's CustomResourceDefinition, named
+     * {@code <resource>.<group>}, and looks in it for the status subresource of the parent's version before it starts
+     * the controller (v3.0.0 and later, {@code pkg/controller/composite/metacontroller.go}); older ones look the parent
+     * resource up in discovery.
+     */
+    public boolean readsParentDefinition() {
+        return compareTo(PARENT_DEFINITION) >= 0;
     }
 
     @Override

@@ -32,4 +32,21 @@ class MetacontrollerVersionTest {
         assertTrue(MetacontrollerVersion.parse("v4.17.2").stallsNamespacedRollouts());
         assertTrue(MetacontrollerVersion.parse("v4.9.0").compareTo(MetacontrollerVersion.parse("v4.10.0")) < 0);
     }
+
+    /** Read at the tags: v1.5.5's metacontroller.go records no CreateError, v1.5.6's does (and its controller.go a SyncError). */
+    @Test
+    void errorsBecomeEventsFromV156() {
+        assertFalse(MetacontrollerVersion.parse("v1.5.5").recordsErrorEvents());
+        assertTrue(MetacontrollerVersion.parse("v1.5.6").recordsErrorEvents());
+        assertTrue(MetacontrollerVersion.parse("v4.17.2").recordsErrorEvents());
+    }
+
+    /** Read at the tags: v2.6.1 looks the parent up in discovery (dynClient.Resource), v3.0.0 gets its CRD by name. */
+    @Test
+    void theParentIsReadAsACustomResourceDefinitionFromV300() {
+        assertFalse(MetacontrollerVersion.parse("v1.5.0").readsParentDefinition());
+        assertFalse(MetacontrollerVersion.parse("v2.6.1").readsParentDefinition());
+        assertTrue(MetacontrollerVersion.parse("v3.0.0").readsParentDefinition());
+        assertTrue(MetacontrollerVersion.parse("v4.17.2").readsParentDefinition());
+    }
 }
