@@ -138,7 +138,10 @@ final class ControllerStart {
         return "Metacontroller " + release + " cannot start the " + spec.manifest().path("kind").asText() + " " + spec.name() + ": ";
     }
 
-    /** What a release does when it cannot make a controller (pkg/controller/*&#47;metacontroller.go, v4.17.2). */
+    /**
+     * What a release does when it cannot make a controller: a CreateError event from v1.5.6
+     * (pkg/controller/composite/metacontroller.go, v4.17.2 lines 188-194, and the decorator's, lines 148-154), a log line before.
+     */
     private static String createError(MetacontrollerVersion release, String error) {
         return release.recordsErrorEvents()
                 ? "it records a CreateError event on the controller (Cannot create new controller: " + error + ") and retries with backoff"

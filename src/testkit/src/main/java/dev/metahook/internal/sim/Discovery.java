@@ -170,7 +170,8 @@ public final class Discovery {
             return "the CustomResourceDefinition " + named.get().name() + " serves " + named.get().served()
                     + (named.get().version(version).isPresent() ? ", and lists " + version + " with served: false" : ", and does not list " + version);
         }
-        List<String> elsewhere = kinds.keySet().stream().filter(key -> key.endsWith(" " + resource)).map(Discovery::apiVersionOf).toList();
+        List<String> elsewhere = kinds.keySet().stream().filter(key -> key.endsWith(" " + resource)).map(Discovery::apiVersionOf)
+                .sorted().toList();
         String plural = GroupKey.guessResource(resource);
         return "Kubernetes serves no resource " + resource + " in " + apiVersion
                 + (!elsewhere.isEmpty() ? " (it serves " + resource + " in " + String.join(", ", elsewhere) + ")"
@@ -190,15 +191,11 @@ public final class Discovery {
                         + "'s apiVersion or resource (the plural)");
     }
 
-    /** The apiVersions that serve a kind, for a message: {@code apps/v1} for a Deployment. */
+    /** The apiVersions that serve a kind, in order, for a message: {@code apps/v1} for a Deployment. */
     List<String> versionsOf(String kind) {
-        List<String> versions = new ArrayList<>();
-        kinds.forEach((key, served) -> {
-            if (served.equals(kind)) {
-                versions.add(apiVersionOf(key));
-            }
-        });
-        return versions;
+        // in order: the map's own order changes from one run to the next, and the same check must print the same bytes
+        return kinds.entrySet().stream().filter(entry -> entry.getValue().equals(kind)).map(entry -> apiVersionOf(entry.getKey()))
+                .sorted().toList();
     }
 
     private static String apiVersionOf(String key) {
