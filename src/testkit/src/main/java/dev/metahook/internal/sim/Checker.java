@@ -364,7 +364,8 @@ public final class Checker {
         calls += Math.max(1, pass.calls().size());
         count(phase, new Counts(Math.max(1, pass.calls().size()), simulation.writes(pass)));
         pass.needlessUpdates().forEach(update -> add(needless(pass, step, update), pass.call().hook(), Ids.text(update.child()), phase, first));
-        JsonNode owner = pass.call().request().path(spec.decorator() ? "object" : "parent");
+        // a decorator's sync names its target "object", every customize request "parent"
+        JsonNode owner = pass.call().request().path(spec.decorator() && !pass.call().hook().equals("customize") ? "object" : "parent");
         String ownerRef = Ids.text(Ids.of(owner));
         int number = first;
         boolean[] selectorFound = {false};

@@ -197,6 +197,23 @@ class UnservedResourcesTest {
     }
 
     @Test
+    void aDecoratorsRelatedResourceNotServedIsTheTargetsBreach() {
+        ControllerSpec spec = ControllerSpec.read(json("{'apiVersion':'metacontroller.k8s.io/v1alpha1','kind':'DecoratorController',"
+                + "'metadata':{'name':'service-per-pod'},'spec':{'resources':[{'apiVersion':'apps/v1','resource':'statefulsets'}],"
+                + "'attachments':[{'apiVersion':'v1','resource':'services'}],'hooks':{'sync':{'webhook':{'url':'http://hooks/sync'}},"
+                + "'customize':{'webhook':{'url':'http://hooks/customize'}}}}}"));
+        JsonNode target = json("{'apiVersion':'apps/v1','kind':'StatefulSet','metadata':{'name':'web','namespace':'default'},"
+                + "'spec':{'replicas':1}}");
+        List<String> called = new ArrayList<>();
+        CheckReport report = new Checker(spec, hook("[{'apiVersion':'v1','resource':'service'}]", called), TestServer.CLOCK, 5)
+                .check(target, null);
+        assertEquals(List.of("unserved customize StatefulSet default/web create"), report.breaches().stream()
+                .map(breach -> breach.kind() + " " + breach.hook() + " " + breach.object() + " " + breach.phase()).toList(), report::toString);
+        assertTrue(report.breaches().get(0).message().contains("so every sync of the target fails there"), report::toString);
+        assertTrue(called.stream().allMatch("customize"::equals), called::toString);
+    }
+
+    @Test
     void aRelatedResourceIsJudgedByTheDefinitionOfItsGroupAndAssumedServedWithoutOne() {
         String rules = "[{'apiVersion':'example.com/v1','resource':'gizmos'}]";
         List<String> called = new ArrayList<>();
