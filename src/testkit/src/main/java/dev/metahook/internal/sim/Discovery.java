@@ -144,7 +144,7 @@ public final class Discovery {
     }
 
     /** Whether the cluster may serve this resource: it does, or the check cannot know ({@link #knows}), and assumes it does. */
-    boolean mayServe(String apiVersion, String resource) {
+    public boolean mayServe(String apiVersion, String resource) {
         return servesResource(apiVersion, resource) || !knows(apiVersion, resource);
     }
 
