@@ -237,6 +237,38 @@ class HookAuthTest {
         }
     }
 
+    /**
+     * Go verifies the dates of every certificate up to the root it trusts, the root included (the JDK's trust does not):
+     * a hook whose CA is in {@code --cacert} only as a copy out of its validity fails every call from Metacontroller,
+     * and {@code check} says so rather than calling it clean.
+     */
+    @Test
+    void aHookCertificateWhoseOnlyCaInCacertHasExpiredIsRefused() throws Exception {
+        Path expiredCa = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
+        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
+            String url = "https://127.0.0.1:" + server.port();
+            Result result = run(true, WEBAPP, url, "--cacert", expiredCa.toString());
+            assertEquals(1, result.exit(), result.out());
+            assertBreach(result, url, "TLS handshake with 127.0.0.1:" + server.port() + " failed: the hook's certificate is refused: "
+                    + "signed by a CA --cacert " + expiredCa + " holds only out of its validity (CN=metahook test CA, expired on 2025-01-02T00:00:00Z)");
+        }
+    }
+
+    /** The service trusts the client CAs of its bundle as a Go server does: a client certificate under an expired one is refused. */
+    @Test
+    void aClientCertificateWhoseOnlyCaInTheServicesBundleHasExpiredIsRefused() throws Exception {
+        Path expiredCa = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, expiredCa));
+        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
+            String url = "https://127.0.0.1:" + server.port();
+            Result result = run(true, WEBAPP, url, "--cacert", certificates.caCert.toString(),
+                    "--cert", certificates.clientCert.toString(), "--key", certificates.clientKey.toString());
+            assertEquals(1, result.exit(), result.out());
+            assertBreach(result, url, "TLS failure talking to 127.0.0.1:" + server.port() + ": the hook refused the client certificate (TLS alert");
+        }
+    }
+
     /** A TLS server of the JDK's own that serves {@code cert} and {@code key} and answers nothing: for what metahook refuses to serve. */
     private static SSLServerSocket handshakesOnly(Path cert, Path key) throws Exception {
         SSLContext context = SSLContext.getInstance("TLS");

@@ -8,6 +8,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLEngine;
@@ -19,14 +20,18 @@ import javax.net.ssl.X509ExtendedTrustManager;
 /**
  * A client's trust in a server's certificate that says why it refused one: {@code expired on DATE}, {@code not
  * valid before DATE}, {@code certificate 2 (CN=NAME) expired on DATE}, {@code signed by a CA not in --cacert FILE},
- * {@code issued for NAMES, not HOST}. The checks are the JDK's (path building, then the host name, in a second pass
- * so that either failure is named); only the words are this class's. {@link #explain} reads a failed handshake back into those words.
+ * {@code signed by a CA --cacert FILE holds only out of its validity (CN=NAME, expired on DATE)}, {@code issued for
+ * NAMES, not HOST}. The checks are the JDK's (path building, then the host name, in a second pass so that either
+ * failure is named), with the given CAs trusted only within their validity, as Go does ({@link ValidAuthorities}); only
+ * the words are this class's. {@link #explain} reads a failed handshake back into those words.
  */
 public final class PeerTrust extends ForwardingTrust {
     private static final Pattern ALERT = Pattern.compile("Received fatal alert: (\\w+)");
 
     private final X509ExtendedTrustManager jdk;
     private final String authorities;
+    /** The CAs given, each trusted while within its validity; null for the Java runtime's. */
+    private final ValidAuthorities given;
 
     /**
      * @param authorities the CAs trusted, as {@code signed by a CA not in ...} names them: {@code --cacert /etc/ca.crt}
@@ -34,22 +39,15 @@ public final class PeerTrust extends ForwardingTrust {
      */
     public PeerTrust(String authorities, List<X509Certificate> trusted) throws GeneralSecurityException {
         this.authorities = authorities;
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         if (trusted == null) {
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init((KeyStore) null);
+            this.jdk = (X509ExtendedTrustManager) factory.getTrustManagers()[0];
+            this.given = null;
         } else {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            try {
-                store.load(null, null);
-            } catch (java.io.IOException e) {
-                throw new GeneralSecurityException("an empty key store cannot be made", e);
-            }
-            for (int i = 0; i < trusted.size(); i++) {
-                store.setCertificateEntry("ca-" + i, trusted.get(i));
-            }
-            factory.init(store);
+            this.given = new ValidAuthorities(trusted);
+            this.jdk = given;
         }
-        this.jdk = (X509ExtendedTrustManager) factory.getTrustManagers()[0];
     }
 
     /** A server's certificate this client refused, and why in words. */
@@ -121,6 +119,12 @@ public final class PeerTrust extends ForwardingTrust {
                     return out.getMessage();
                 }
                 return "a certificate of its chain is out of its validity (" + invalid.getMessage() + ")";
+            }
+        }
+        if (given != null) {
+            Optional<String> issuer = given.outOfValidityIssuer(chain, Instant.now());
+            if (issuer.isPresent()) {
+                return "signed by a CA " + authorities + " holds only out of its validity (" + issuer.get() + ")";
             }
         }
         return "signed by a CA not in " + authorities;

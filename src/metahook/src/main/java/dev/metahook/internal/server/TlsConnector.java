@@ -5,6 +5,7 @@ import dev.metahook.internal.credentials.CertificateChecks;
 import dev.metahook.internal.credentials.CredentialFiles;
 import dev.metahook.internal.credentials.ForwardingTrust;
 import dev.metahook.internal.credentials.UnusableCredential;
+import dev.metahook.internal.credentials.ValidAuthorities;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +30,6 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An HTTPS connector from PEM files, as Kubernetes TLS Secrets hold them: TLS 1.2 or newer, HTTP/1.1,
- * and, with a client CA bundle, a client certificate required from every caller. The files are
+ * and, with a client CA bundle, a client certificate required from every caller (each CA of the bundle trusted while
+ * within its validity, as a Go server trusts it: {@link ValidAuthorities}). The files are
  * looked at again every {@link #RECHECK_SECONDS} seconds and a new certificate and key (or CA bundle)
  * is served from the next handshake on, as cert-manager renews them in place; files that are broken,
  * half-written, do not match, are out of their validity or are gone leave the pair in service as it is,
@@ -219,15 +220,9 @@ final class TlsConnector implements AutoCloseable {
         keys.init(identity, password);
         X509ExtendedTrustManager trust = null;
         if (tls.clientCaFile() != null) {
-            KeyStore authorities = KeyStore.getInstance("PKCS12");
-            authorities.load(null, null);
             List<X509Certificate> bundle = parsed(CLIENT_CA, tls.clientCaFile(), () -> PemFiles.certificates(tls.clientCaFile(), files.get(2)));
-            for (int i = 0; i < bundle.size(); i++) {
-                authorities.setCertificateEntry("ca-" + i, bundle.get(i));
-            }
-            TrustManagerFactory trusted = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trusted.init(authorities);
-            trust = (X509ExtendedTrustManager) trusted.getTrustManagers()[0];
+            // each CA trusted while within its validity, as a Go server (a hook of any other language) trusts it
+            trust = new ValidAuthorities(bundle);
         }
         return new Material((X509ExtendedKeyManager) keys.getKeyManagers()[0], trust, chain.get(0), expiry);
     }
