@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class HookEngine {
     private static final Logger LOG = LoggerFactory.getLogger(HookEngine.class);
     private static final int MAX_DETAIL = 300;
+    /** How many of a refused answer's violations its WARN line names. */
+    static final int VIOLATIONS_LOGGED = 3;
 
     private final Controllers controllers;
     private final CompositeHooks composite;
@@ -123,7 +125,7 @@ public final class HookEngine {
         } catch (TransientException e) {
             return retryLater(e);
         } catch (GuardViolation e) {
-            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.segment(), parent, e.getMessage());
+            LOG.warn("{} {} for {}: response refused: {}", registration.name(), hook.segment(), parent, logged(e.violations()));
             return HookAnswer.problem(new Problem("response-refused", "Response refused by guards", 500,
                     "the controller's answer breaks Metacontroller's contract; nothing was sent: "
                             + shorten(e.violations().get(0)), null, e.violations()));
@@ -134,6 +136,16 @@ public final class HookEngine {
                     "controller " + registration.name() + " failed on " + kindOf(request) + parent + ": "
                             + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage()))));
         }
+    }
+
+    /**
+     * The first {@value #VIOLATIONS_LOGGED} violations, each shortened, and how many more, as the problem body says it:
+     * a line that stays short when an answer drops hundreds of children.
+     */
+    static String logged(List<String> violations) {
+        List<String> first = violations.stream().limit(VIOLATIONS_LOGGED).map(HookEngine::shorten).toList();
+        int more = violations.size() - first.size();
+        return String.join("; ", first) + (more > 0 ? "; ... and " + more + " more" : "");
     }
 
     private static HookAnswer.Facts facts(JsonNode object, int observed) {
