@@ -39,6 +39,8 @@ class HookAuthTest {
     private static Path token;
 
     private static Certificates.Authority expiredIntermediate;
+    /** The test CA as it was before its renewal: the same name and key, expired. */
+    private static Path expiredCaCopy;
 
     @BeforeAll
     static void credentials() throws Exception {
@@ -46,6 +48,7 @@ class HookAuthTest {
         token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
         expiredIntermediate = certificates.intermediate(certificates.ca(), "metahook test intermediate",
                 certificates.newKey(dir.resolve("intermediate.key")), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON);
+        expiredCaCopy = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
     }
 
     private record Result(int exit, String out, String err) {
@@ -224,10 +227,9 @@ class HookAuthTest {
      */
     @Test
     void aCaBundleWithExpiredCasBesideAValidOneIsAccepted() throws Exception {
-        Path oldCopy = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
         Path other = certificates.root("metahook expired CA", certificates.newKey(dir.resolve("expired-ca.key")), Certificates.EXPIRED_FROM,
                 Certificates.EXPIRED_ON).cert();
-        Path bundle = Certificates.chain(dir.resolve("bundle.crt"), oldCopy, other, certificates.caCert);
+        Path bundle = Certificates.chain(dir.resolve("bundle.crt"), expiredCaCopy, other, certificates.caCert);
         ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, bundle));
         try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
             Result checked = run(true, WEBAPP, "https://127.0.0.1:" + server.port(), "--cacert", bundle.toString(),
@@ -244,22 +246,20 @@ class HookAuthTest {
      */
     @Test
     void aHookCertificateWhoseOnlyCaInCacertHasExpiredIsRefused() throws Exception {
-        Path expiredCa = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
         ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, null));
         try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
             String url = "https://127.0.0.1:" + server.port();
-            Result result = run(true, WEBAPP, url, "--cacert", expiredCa.toString());
+            Result result = run(true, WEBAPP, url, "--cacert", expiredCaCopy.toString());
             assertEquals(1, result.exit(), result.out());
             assertBreach(result, url, "TLS handshake with 127.0.0.1:" + server.port() + " failed: the hook's certificate is refused: "
-                    + "signed by a CA --cacert " + expiredCa + " holds only out of its validity (CN=metahook test CA, expired on 2025-01-02T00:00:00Z)");
+                    + "signed by a CA --cacert " + expiredCaCopy + " holds only out of its validity (CN=metahook test CA, expired on 2025-01-02T00:00:00Z)");
         }
     }
 
     /** The service trusts the client CAs of its bundle as a Go server does: a client certificate under an expired one is refused. */
     @Test
     void aClientCertificateWhoseOnlyCaInTheServicesBundleHasExpiredIsRefused() throws Exception {
-        Path expiredCa = certificates.root("metahook test CA", certificates.ca().key(), Certificates.EXPIRED_FROM, Certificates.EXPIRED_ON).cert();
-        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, expiredCa));
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, expiredCaCopy));
         try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
             String url = "https://127.0.0.1:" + server.port();
             Result result = run(true, WEBAPP, url, "--cacert", certificates.caCert.toString(),

@@ -121,6 +121,22 @@ class UnservedCommandTest {
         return new ObjectMapper().readValue(result.out(), CheckReport.class);
     }
 
+    /**
+     * Checks the controller in text and as JSON: one {@code unserved} breach of {@code message} in each, on the
+     * Widget at creation, in call {@code call} of {@code hook}. The text result, for more assertions.
+     */
+    private Result assertOneUnservedBreach(String controller, Function<JsonNode, ScriptedHook.Answer> script, String hook, int call,
+                                           String message) throws Exception {
+        Result text = check(controller, script);
+        assertEquals(1, text.exit(), text.out());
+        assertEquals(List.of("BREACH unserved: " + message), breachLines(text));
+        Result json = check(controller, script, "--format", "json");
+        assertEquals(1, json.exit(), json.out());
+        assertEquals(List.of(new CheckReport.Breach("unserved", hook, "Widget default/hello", "create", call, message,
+                "Kubernetes 1.29-1.37")), json(json).breaches());
+        return text;
+    }
+
     private static List<String> breachLines(Result result) {
         return result.out().lines().filter(line -> line.startsWith("BREACH ")).toList();
     }
@@ -129,15 +145,8 @@ class UnservedCommandTest {
     void aParentVersionTheGivenDefinitionDoesNotServeIsOneBreachAndNoHookIsCalled() throws Exception {
         String controller = controller(DEFINITION, "test.metahook.dev/v2", false);
         AtomicInteger syncs = new AtomicInteger();
-        Result text = check(controller, widgets(syncs, null));
-        assertEquals(1, text.exit(), text.out());
-        assertEquals(List.of("BREACH unserved: " + PARENT_UNSERVED), breachLines(text));
+        Result text = assertOneUnservedBreach(controller, widgets(syncs, null), "sync", 0, PARENT_UNSERVED);
         assertTrue(text.out().contains("check: 1 breaches in 0 hook calls\n"), text.out());
-
-        Result json = check(controller, widgets(syncs, null), "--format", "json");
-        assertEquals(1, json.exit(), json.out());
-        assertEquals(List.of(new CheckReport.Breach("unserved", "sync", "Widget default/hello", "create", 0, PARENT_UNSERVED,
-                "Kubernetes 1.29-1.37")), json(json).breaches());
         assertEquals(0, syncs.get(), "Metacontroller calls no hook of a controller it does not start");
     }
 
@@ -147,14 +156,7 @@ class UnservedCommandTest {
         ObjectNode rule = Json.object().put("apiVersion", "v1").put("resource", "configmap");
         rule.putArray("names").add("settings");
         AtomicInteger syncs = new AtomicInteger();
-        Result text = check(controller, widgets(syncs, rule));
-        assertEquals(1, text.exit(), text.out());
-        assertEquals(List.of("BREACH unserved: " + RELATED_UNSERVED), breachLines(text));
-
-        Result json = check(controller, widgets(syncs, rule), "--format", "json");
-        assertEquals(1, json.exit(), json.out());
-        assertEquals(List.of(new CheckReport.Breach("unserved", "customize", "Widget default/hello", "create", 1, RELATED_UNSERVED,
-                "Kubernetes 1.29-1.37")), json(json).breaches());
+        assertOneUnservedBreach(controller, widgets(syncs, rule), "customize", 1, RELATED_UNSERVED);
         assertEquals(0, syncs.get(), "every sync fails after customize, before the sync hook");
     }
 
