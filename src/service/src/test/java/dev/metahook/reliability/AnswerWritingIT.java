@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.internal.wire.CanonicalJson;
 import dev.metahook.internal.wire.Json;
+import dev.metahook.testing.Scrapes;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -53,10 +54,9 @@ class AnswerWritingIT {
             assertTrue(paused.get(0).contains("status=\"200\""), paused.toString());
             assertEquals(1, gone.size(), calls.toString());
             assertTrue(gone.get(0).contains("outcome=\"write-failed\"") && !gone.get(0).contains("status=\"200\""), gone.toString());
-            try (Socket socket = new Socket("127.0.0.1", metahook.port())) {
-                String metrics = Http.exchange(socket, "GET", "/metrics", null).text();
-                assertTrue(metrics.lines().anyMatch(line -> line.contains("outcome=\"write-failed\"") && !line.startsWith("#")), metrics);
-            }
+            // the call is logged, then counted: the scrape waits for the count
+            String metrics = Scrapes.showing(metahook.port(), "outcome=\"write-failed\"");
+            assertTrue(metrics.lines().anyMatch(line -> line.contains("outcome=\"write-failed\"") && !line.startsWith("#")), metrics);
         }
     }
 
