@@ -54,22 +54,24 @@ final class CheckCommand {
         ObjectNode updated = arguments.optional("updated-parent") == null ? null : ManifestFiles.one(arguments.optional("updated-parent"));
         List<ObjectNode> related = ManifestFiles.related(arguments.optional("related"));
         int passes = passes(arguments.optional("passes"));
-        HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env);
-        JsonNode request = requestFile == null ? null : request(requestFile);
-        CheckReport report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE),
-                metacontroller(arguments.optional("metacontroller-version")), versions -> {
-            Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes, versions);
-            return request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related);
-        });
-        String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
-        if (output == null) {
-            out.print(format.write(report, suite));
-        } else {
-            out.print(CheckFormat.text(report));
-            write(output, format.write(report, suite));
+        // closed once the check is done: the hook's server sees the connections kept alive for it end
+        try (HookClient hooks = Hooks.of(spec, arguments.optional("url"), HookCredentials.of(arguments, USAGE), env)) {
+            JsonNode request = requestFile == null ? null : request(requestFile);
+            CheckReport report = VersionedCheck.run(kubernetes(arguments.optional("kubernetes-version"), USAGE),
+                    metacontroller(arguments.optional("metacontroller-version")), versions -> {
+                Checker checker = new Checker(spec, hooks, Clock.systemUTC(), passes, versions);
+                return request != null ? checker.resume(request, updated, related) : checker.check(parent, updated, related);
+            });
+            String suite = "check " + spec.name() + " " + Ids.text(Ids.of(request != null ? request.path("parent") : parent));
+            if (output == null) {
+                out.print(format.write(report, suite));
+            } else {
+                out.print(CheckFormat.text(report));
+                write(output, format.write(report, suite));
+            }
+            out.flush();
+            return report.clean() ? 0 : 1;
         }
-        out.flush();
-        return report.clean() ? 0 : 1;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.fabric8.zjsonpatch.JsonDiff;
 import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.DecoratorSimulator;
+import dev.metahook.internal.sim.HookClient;
 import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.KubernetesVersion;
 import dev.metahook.internal.sim.ObjectStore;
@@ -51,8 +52,15 @@ final class RenderCommand {
         ObjectStore store = new ObjectStore(Clock.systemUTC(), version == null ? KubernetesVersion.NEWEST
                 : CheckCommand.kubernetesVersion(version, USAGE));
         ManifestFiles.related(arguments.optional("related")).forEach(store::create);
-        Simulator simulator = spec.decorator() ? new DecoratorSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), credentials, env))
-                : new CompositeSimulator(spec, store, Hooks.of(spec, arguments.optional("url"), credentials, env));
+        try (HookClient hooks = Hooks.of(spec, arguments.optional("url"), credentials, env)) {
+            return render(spec, store, hooks, parent, observed, observedFile != null, out, err);
+        }
+    }
+
+    /** One call of the hook for the parent with its observed children: its answer, and the diff when {@code diff}. */
+    private static int render(ControllerSpec spec, ObjectStore store, HookClient hooks, ObjectNode parent, List<ObjectNode> observed,
+                              boolean diff, PrintStream out, PrintStream err) {
+        Simulator simulator = spec.decorator() ? new DecoratorSimulator(spec, store, hooks) : new CompositeSimulator(spec, store, hooks);
         ObjectNode stored = store.create(withIdentity(parent, observed));
         observed.forEach(child -> store.create(owned(child, stored, spec)));
         CompositeSimulator.HookCall call = simulator.call(stored);
@@ -64,7 +72,7 @@ final class RenderCommand {
         if (spec.hooks().containsKey("customize")) {
             output.set("related", sent(call.request().path("related")));
         }
-        if (observedFile != null) {
+        if (diff) {
             output.set("diff", simulator instanceof DecoratorSimulator decorator ? decoratorDiff(decorator, stored, call.response())
                     : diff(((CompositeSimulator) simulator).observed(stored),
                     ((CompositeSimulator) simulator).desiredChildren(stored, call.response().path("children"))));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahook.testing.Scrapes;
 import dev.metahook.testing.TestServer;
 import dev.metahook.internal.wire.Json;
 import java.io.ByteArrayOutputStream;
@@ -117,6 +118,9 @@ class CheckCommandTest {
             Result database = run(List.of("--controller", "metacontroller/database-controller.yaml", "--parent", "examples/database.yaml",
                     "--url", server.url("")));
             assertEquals(0, database.exit(), database.output());
+            // each check closed the connection it kept alive: the server holds the scrape's own connection alone
+            String alone = "jetty_connections_current_connections{connector_name=\"hook\"} 1.0";
+            assertTrue(Scrapes.showing(server.port(), alone).contains(alone), Scrapes.of(server.port()));
         }
     }
 

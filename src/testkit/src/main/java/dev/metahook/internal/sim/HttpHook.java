@@ -91,6 +91,12 @@ public final class HttpHook implements HookClient {
         return override.resolve(manifest.getRawPath() + (manifest.getRawQuery() == null ? "" : "?" + manifest.getRawQuery()));
     }
 
+    /** Closes the connections kept alive for the next call. */
+    @Override
+    public void close() {
+        transport.close();
+    }
+
     @Override
     public Reply call(String hook, byte[] body) {
         Reply reply = send(hook, body);

@@ -76,6 +76,12 @@ final class HttpTransport {
         }
     }
 
+    /** Closes every connection kept alive for the next call. */
+    synchronized void close() {
+        idle.values().forEach(sockets -> sockets.forEach(HttpTransport::close));
+        idle.clear();
+    }
+
     private static Exchange failed(URI url, String why) {
         return new Exchange(0, Map.of(), new byte[0], "http error: Post \"" + url + "\": " + why);
     }

@@ -2,7 +2,9 @@ package dev.metahook.internal.sim;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -161,6 +165,24 @@ class HttpTransportTest {
                 assertArrayEquals(BODY, exchange.body());
             }
             assertEquals(1, hook.connections.get(), "one connection for every call, as Go's client keeps it");
+        }
+    }
+
+    @Test
+    void closingEndsTheConnectionsKeptAliveSoTheHookSeesThemEnd() throws Exception {
+        CountDownLatch ended = new CountDownLatch(1);
+        try (RawHook hook = new RawHook((socket, self) -> {
+            while (self.readRequest(socket.getInputStream())) {
+                socket.getOutputStream().write(answer("HTTP/1.1 200 OK\r\nContent-Length: " + BODY.length + "\r\n\r\n", BODY));
+            }
+            ended.countDown();
+        })) {
+            HttpTransport transport = new HttpTransport(null);
+            assertNull(post(transport, hook.url()).error());
+            assertFalse(ended.await(300, TimeUnit.MILLISECONDS), "the connection is kept alive for the next call");
+            transport.close();
+            assertTrue(ended.await(10, TimeUnit.SECONDS), "the hook saw its connection end once the client was closed");
+            assertEquals(1, hook.connections.get());
         }
     }
 
