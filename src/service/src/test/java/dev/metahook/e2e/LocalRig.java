@@ -54,6 +54,7 @@ final class LocalRig implements Rig {
     private final int port;
     private final ApiServerCluster cluster;
     private final Map<String, Simulation> simulations = new HashMap<>();
+    private final List<HttpHook> hooks = new ArrayList<>();
     private final StatusHistory history = new StatusHistory();
     private final Map<String, List<String>> updates = new HashMap<>();
 
@@ -166,13 +167,17 @@ final class LocalRig implements Rig {
     private Simulation simulation(String controller) {
         return simulations.computeIfAbsent(controller, name -> {
             ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest("metacontroller/" + name + "-controller.yaml"));
-            return new Simulation(spec, HttpHook.of(spec, URI.create("http://127.0.0.1:" + port)),
+            HttpHook calls = HttpHook.of(spec, URI.create("http://127.0.0.1:" + port));
+            hooks.add(calls);
+            return new Simulation(spec, calls,
                     new ApiServerCluster(client, NAMESPACE, KINDS.get(name)));
         });
     }
 
     @Override
     public void close() throws Exception {
+        // the simulations' connections end first, so that the service's drain has none kept alive to wait for
+        hooks.forEach(HttpHook::close);
         hookService.destroy();
         hookService.waitFor(30, TimeUnit.SECONDS);
         client.close();

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.examples.ExampleCalls;
+import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.Simulation;
 import dev.metahook.testing.Fixtures;
@@ -44,42 +45,44 @@ class BlueGreenTest {
     @Test
     void rollsOutANewTemplateOnTheInactiveColorAndSwitchesWhenItIsAvailable() {
         ControllerSpec spec = ControllerSpec.read(manifest("bluegreen", "controller.yaml"));
-        Simulation simulation = new Simulation(spec, ExampleCalls.hooks(spec, server), TestServer.CLOCK);
-        ChildId parent = simulation.create(manifest("bluegreen", "my-bluegreen.yaml"));
+        try (HttpHook hooks = ExampleCalls.hooks(spec, server)) {
+            Simulation simulation = new Simulation(spec, hooks, TestServer.CLOCK);
+            ChildId parent = simulation.create(manifest("bluegreen", "my-bluegreen.yaml"));
 
-        assertTrue(simulation.converge(parent, 10, false).converged());
-        assertEquals(3, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue());
-        assertEquals(0, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue());
-        assertEquals("blue", service(simulation).at("/spec/selector/color").asText());
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals("blue", status(simulation, parent).at("/activeColor").asText());
-        assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
+            assertTrue(simulation.converge(parent, 10, false).converged());
+            assertEquals(3, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue());
+            assertEquals(0, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue());
+            assertEquals("blue", service(simulation).at("/spec/selector/color").asText());
+            assertTrue(simulation.converge(parent, 10, true).converged());
+            assertEquals("blue", status(simulation, parent).at("/activeColor").asText());
+            assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
 
-        ObjectNode edited = manifest("bluegreen", "my-bluegreen.yaml");
-        edited.withObjectProperty("spec").withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("new", "label");
-        simulation.edit(edited);
-        simulation.pass(parent, false);
-        assertEquals(3, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue(), "the new template starts on green");
-        assertEquals("label", replicaSet(simulation, "nginx-green").at("/spec/template/metadata/labels/new").asText());
-        assertEquals("blue", service(simulation).at("/spec/selector/color").asText(), "traffic stays on blue until green is available");
-        simulation.pass(parent, true);
-        simulation.pass(parent, true);
-        assertEquals("green", service(simulation).at("/spec/selector/color").asText());
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals(0, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue(), "blue scaled down after the switch");
-        assertEquals("green", status(simulation, parent).at("/activeColor").asText());
-        assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
+            ObjectNode edited = manifest("bluegreen", "my-bluegreen.yaml");
+            edited.withObjectProperty("spec").withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("new", "label");
+            simulation.edit(edited);
+            simulation.pass(parent, false);
+            assertEquals(3, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue(), "the new template starts on green");
+            assertEquals("label", replicaSet(simulation, "nginx-green").at("/spec/template/metadata/labels/new").asText());
+            assertEquals("blue", service(simulation).at("/spec/selector/color").asText(), "traffic stays on blue until green is available");
+            simulation.pass(parent, true);
+            simulation.pass(parent, true);
+            assertEquals("green", service(simulation).at("/spec/selector/color").asText());
+            assertTrue(simulation.converge(parent, 10, true).converged());
+            assertEquals(0, replicaSet(simulation, "nginx-blue").at("/spec/replicas").intValue(), "blue scaled down after the switch");
+            assertEquals("green", status(simulation, parent).at("/activeColor").asText());
+            assertEquals(3, status(simulation, parent).at("/active/availableReplicas").intValue());
 
-        ObjectNode again = edited.deepCopy();
-        again.withObjectProperty("spec").withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("new2", "label2");
-        simulation.edit(again);
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals("blue", status(simulation, parent).at("/activeColor").asText(), "the next rollout goes back to blue");
-        assertEquals("label2", replicaSet(simulation, "nginx-blue").at("/spec/template/metadata/labels/new2").asText());
-        assertEquals(0, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue());
+            ObjectNode again = edited.deepCopy();
+            again.withObjectProperty("spec").withObjectProperty("template").withObjectProperty("metadata").withObjectProperty("labels").put("new2", "label2");
+            simulation.edit(again);
+            assertTrue(simulation.converge(parent, 10, true).converged());
+            assertEquals("blue", status(simulation, parent).at("/activeColor").asText(), "the next rollout goes back to blue");
+            assertEquals("label2", replicaSet(simulation, "nginx-blue").at("/spec/template/metadata/labels/new2").asText());
+            assertEquals(0, replicaSet(simulation, "nginx-green").at("/spec/replicas").intValue());
 
-        simulation.delete(parent);
-        assertEquals(List.of(), simulation.store().all(), "the garbage collector takes the ReplicaSets and the Service");
+            simulation.delete(parent);
+            assertEquals(List.of(), simulation.store().all(), "the garbage collector takes the ReplicaSets and the Service");
+        }
     }
 
     @Test

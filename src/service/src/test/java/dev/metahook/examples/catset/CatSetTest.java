@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.examples.ExampleCalls;
+import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.CompositeSimulator;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.Simulation;
@@ -63,48 +64,50 @@ class CatSetTest {
     @Test
     void podsComeUpOneOrdinalAtATimeScaleDownFromTheTopAndGoInOrderOnDelete() {
         ControllerSpec spec = ControllerSpec.read(manifest("catset", "controller.yaml"));
-        Simulation simulation = new Simulation(spec, ExampleCalls.hooks(spec, server), TestServer.CLOCK);
-        ChildId parent = simulation.create(manifest("catset", "my-catset.yaml"));
+        try (HttpHook hooks = ExampleCalls.hooks(spec, server)) {
+            Simulation simulation = new Simulation(spec, hooks, TestServer.CLOCK);
+            ChildId parent = simulation.create(manifest("catset", "my-catset.yaml"));
 
-        assertTrue(simulation.converge(parent, 10, false).converged());
-        assertEquals(List.of("nginx-backend-0"), pods(simulation), "the next pod waits for this one to be ready");
-        assertEquals(List.of("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2"), claims(simulation));
-        ObjectNode pod = get(simulation, "Pod", "nginx-backend-0");
-        assertEquals("nginx-backend", pod.at("/spec/subdomain").asText());
-        assertEquals("www-nginx-backend-0", pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText());
+            assertTrue(simulation.converge(parent, 10, false).converged());
+            assertEquals(List.of("nginx-backend-0"), pods(simulation), "the next pod waits for this one to be ready");
+            assertEquals(List.of("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2"), claims(simulation));
+            ObjectNode pod = get(simulation, "Pod", "nginx-backend-0");
+            assertEquals("nginx-backend", pod.at("/spec/subdomain").asText());
+            assertEquals("www-nginx-backend-0", pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText());
 
-        simulation.pass(parent, true);
-        simulation.pass(parent, true);
-        assertEquals(List.of("nginx-backend-0", "nginx-backend-1"), pods(simulation));
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals(List.of("nginx-backend-0", "nginx-backend-1", "nginx-backend-2"), pods(simulation));
-        ObjectNode status = simulation.store().get(parent).orElseThrow().get("status").deepCopy();
-        assertEquals("OnLatestRevision", status.remove("conditions").at("/0/reason").asText(),
-                "Metacontroller writes its Updated condition for rolling children, as on a real cluster");
-        assertEquals(Json.parse("{\"replicas\":3,\"readyReplicas\":3,\"observedGeneration\":1}".getBytes()), status);
+            simulation.pass(parent, true);
+            simulation.pass(parent, true);
+            assertEquals(List.of("nginx-backend-0", "nginx-backend-1"), pods(simulation));
+            assertTrue(simulation.converge(parent, 10, true).converged());
+            assertEquals(List.of("nginx-backend-0", "nginx-backend-1", "nginx-backend-2"), pods(simulation));
+            ObjectNode status = simulation.store().get(parent).orElseThrow().get("status").deepCopy();
+            assertEquals("OnLatestRevision", status.remove("conditions").at("/0/reason").asText(),
+                    "Metacontroller writes its Updated condition for rolling children, as on a real cluster");
+            assertEquals(Json.parse("{\"replicas\":3,\"readyReplicas\":3,\"observedGeneration\":1}".getBytes()), status);
 
-        ObjectNode scaled = manifest("catset", "my-catset.yaml");
-        scaled.withObjectProperty("spec").put("replicas", 1);
-        simulation.edit(scaled);
-        simulation.pass(parent, true);
-        assertEquals(List.of("nginx-backend-0", "nginx-backend-1"), pods(simulation), "the highest ordinal goes first");
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        assertEquals(List.of("nginx-backend-0"), pods(simulation));
-        assertEquals(List.of("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2"), claims(simulation),
-                "claims outlive a scale-down");
+            ObjectNode scaled = manifest("catset", "my-catset.yaml");
+            scaled.withObjectProperty("spec").put("replicas", 1);
+            simulation.edit(scaled);
+            simulation.pass(parent, true);
+            assertEquals(List.of("nginx-backend-0", "nginx-backend-1"), pods(simulation), "the highest ordinal goes first");
+            assertTrue(simulation.converge(parent, 10, true).converged());
+            assertEquals(List.of("nginx-backend-0"), pods(simulation));
+            assertEquals(List.of("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2"), claims(simulation),
+                    "claims outlive a scale-down");
 
-        ObjectNode back = manifest("catset", "my-catset.yaml");
-        back.withObjectProperty("spec").put("replicas", 2);
-        simulation.edit(back);
-        assertTrue(simulation.converge(parent, 10, true).converged());
-        simulation.delete(parent);
-        CompositeSimulator.Pass first = simulation.pass(parent, false);
-        assertFalse(first.finalized());
-        assertEquals(List.of("nginx-backend-0"), pods(simulation), "teardown starts at the highest ordinal");
-        simulation.pass(parent, false);
-        assertEquals(List.of(), pods(simulation));
-        assertTrue(simulation.pass(parent, false).finalized());
-        assertEquals(List.of(), simulation.store().all(), "the claims go with the CatSet");
+            ObjectNode back = manifest("catset", "my-catset.yaml");
+            back.withObjectProperty("spec").put("replicas", 2);
+            simulation.edit(back);
+            assertTrue(simulation.converge(parent, 10, true).converged());
+            simulation.delete(parent);
+            CompositeSimulator.Pass first = simulation.pass(parent, false);
+            assertFalse(first.finalized());
+            assertEquals(List.of("nginx-backend-0"), pods(simulation), "teardown starts at the highest ordinal");
+            simulation.pass(parent, false);
+            assertEquals(List.of(), pods(simulation));
+            assertTrue(simulation.pass(parent, false).finalized());
+            assertEquals(List.of(), simulation.store().all(), "the claims go with the CatSet");
+        }
     }
 
     /**

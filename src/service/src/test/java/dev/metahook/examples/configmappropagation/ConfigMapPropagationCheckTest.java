@@ -32,9 +32,9 @@ class ConfigMapPropagationCheckTest {
     private static CheckReport check(List<ObjectNode> related) {
         ControllerSpec spec = ControllerSpec.read(StoredObjects.manifest(DIR + "controller.yaml"));
         try (TestServer server = TestServer.start(Controllers.builder()
-                .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController()).build())) {
-            return new Checker(spec, HttpHook.of(spec, URI.create(server.url(""))), TestServer.CLOCK, 8)
-                    .check(StoredObjects.manifest(DIR + "configmappropagation.yaml"), null, related);
+                .composite("configmappropagation", ConfigMapPropagation.class, new ConfigMapPropagationController()).build());
+             HttpHook hooks = HttpHook.of(spec, URI.create(server.url("")))) {
+            return new Checker(spec, hooks, TestServer.CLOCK, 8).check(StoredObjects.manifest(DIR + "configmappropagation.yaml"), null, related);
         }
     }
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahook.api.ChildId;
 import dev.metahook.examples.ExampleCalls;
+import dev.metahook.internal.sim.HttpHook;
 import dev.metahook.internal.sim.ControllerSpec;
 import dev.metahook.internal.sim.DecoratorSimulator;
 import dev.metahook.internal.sim.Ids;
@@ -86,30 +87,32 @@ class ServicePerPodTest {
     void servicesComeWithTheStatefulSetFollowItsScaleAndGoBeforeIt() {
         ControllerSpec spec = ControllerSpec.read(manifest("service-per-pod", "controller.yaml"));
         ObjectStore store = new ObjectStore(TestServer.CLOCK);
-        DecoratorSimulator decorator = new DecoratorSimulator(spec, store, ExampleCalls.hooks(spec, server));
-        ChildId statefulSet = Ids.of(store.create(manifest("service-per-pod", "my-statefulset.yaml")));
+        try (HttpHook hooks = ExampleCalls.hooks(spec, server)) {
+            DecoratorSimulator decorator = new DecoratorSimulator(spec, store, hooks);
+            ChildId statefulSet = Ids.of(store.create(manifest("service-per-pod", "my-statefulset.yaml")));
 
-        decorator.sync(statefulSet);
-        assertEquals(List.of("nginx-0", "nginx-1", "nginx-2"), services(store));
-        ObjectNode service = store.get(new ChildId("v1", "Service", "default", "nginx-2")).orElseThrow();
-        assertEquals("nginx-2", service.at("/spec/selector/pod-name").asText());
-        assertEquals(8080, service.at("/spec/ports/0/targetPort").intValue());
-        long writes = store.writes();
-        decorator.sync(statefulSet);
-        assertEquals(writes, store.writes(), "a second sync changes nothing");
+            decorator.sync(statefulSet);
+            assertEquals(List.of("nginx-0", "nginx-1", "nginx-2"), services(store));
+            ObjectNode service = store.get(new ChildId("v1", "Service", "default", "nginx-2")).orElseThrow();
+            assertEquals("nginx-2", service.at("/spec/selector/pod-name").asText());
+            assertEquals(8080, service.at("/spec/ports/0/targetPort").intValue());
+            long writes = store.writes();
+            decorator.sync(statefulSet);
+            assertEquals(writes, store.writes(), "a second sync changes nothing");
 
-        ObjectNode scaled = store.get(statefulSet).orElseThrow();
-        scaled.withObjectProperty("spec").put("replicas", 2);
-        store.update(scaled);
-        decorator.sync(statefulSet);
-        assertEquals(List.of("nginx-0", "nginx-1"), services(store));
+            ObjectNode scaled = store.get(statefulSet).orElseThrow();
+            scaled.withObjectProperty("spec").put("replicas", 2);
+            store.update(scaled);
+            decorator.sync(statefulSet);
+            assertEquals(List.of("nginx-0", "nginx-1"), services(store));
 
-        store.delete(statefulSet);
-        assertTrue(store.get(statefulSet).isPresent(), "the decorator's finalizer holds the StatefulSet");
-        decorator.sync(statefulSet);
-        assertEquals(List.of(), services(store));
-        assertTrue(decorator.sync(statefulSet).finalized());
-        assertTrue(store.get(statefulSet).isEmpty());
+            store.delete(statefulSet);
+            assertTrue(store.get(statefulSet).isPresent(), "the decorator's finalizer holds the StatefulSet");
+            decorator.sync(statefulSet);
+            assertEquals(List.of(), services(store));
+            assertTrue(decorator.sync(statefulSet).finalized());
+            assertTrue(store.get(statefulSet).isEmpty());
+        }
     }
 
     private static ObjectNode podNameLabelController() {
