@@ -42,7 +42,7 @@ class CheckCommandTest {
      * A hook's speed is measured, not simulated: it is the same on every Kubernetes version, so the tests of slow and
      * silent hooks check one version, and wait for the hook once rather than once per span of versions.
      */
-    private static final String ONE_VERSION = "--kubernetes-version";
+    private static final String ONE_VERSION = "1.37";
 
     @TempDir
     Path dir;
@@ -276,7 +276,7 @@ class CheckCommandTest {
         Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
         try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 1100))) {
             Result slowAnswers = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3",
-                    ONE_VERSION, "1.37"));
+                    "--kubernetes-version", ONE_VERSION));
             // Metacontroller's client gives up at the timeout: no answer is applied, so the parent never gets anywhere
             reports(slowAnswers, "too-slow", "no-progress");
             assertTrue(slowAnswers.output().contains("more than the 1000 ms Metacontroller waits"), slowAnswers.output());
@@ -289,7 +289,7 @@ class CheckCommandTest {
         Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 30s}}"));
         try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 400))) {
             Result slowAnswers = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "3",
-                    "--timeout", "150ms", ONE_VERSION, "1.37"));
+                    "--timeout", "150ms", "--kubernetes-version", ONE_VERSION));
             reports(slowAnswers, "too-slow", "no-progress");
             assertTrue(slowAnswers.output().contains("more than the 150 ms Metacontroller waits"), slowAnswers.output());
         }
@@ -353,7 +353,7 @@ class CheckCommandTest {
         Files.writeString(Path.of(slow), Files.readString(Path.of(slow)).replace("/sync}}", "/sync, timeout: 1s}}"));
         try (ScriptedHook hook = new ScriptedHook(request -> new ScriptedHook.Answer(200, ScriptedHook.wellBehaved(request).toString(), 9000))) {
             Result timedOut = run(List.of("--controller", slow, "--parent", file("p.yaml", PARENT), "--url", hook.url(), "--passes", "2",
-                    ONE_VERSION, "1.37"));
+                    "--kubernetes-version", ONE_VERSION));
             reports(timedOut, "no-answer", "no-progress");
             assertTrue(timedOut.output().contains("timed out after 6 s"), timedOut.output());
         }

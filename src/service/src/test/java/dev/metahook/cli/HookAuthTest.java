@@ -259,13 +259,21 @@ class HookAuthTest {
     /** The service trusts the client CAs of its bundle as a Go server does: a client certificate under an expired one is refused. */
     @Test
     void aClientCertificateWhoseOnlyCaInTheServicesBundleHasExpiredIsRefused() throws Exception {
-        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, expiredCaCopy));
+        assertClientCertificateRefused(expiredCaCopy, certificates, " (TLS alert");
+    }
+
+    /**
+     * A check with {@code client}'s certificate against the service trusting the client CAs of {@code clientCas}: exit 1,
+     * a breach saying the hook refused the client certificate, followed by {@code detail}.
+     */
+    private static void assertClientCertificateRefused(Path clientCas, Certificates client, String detail) throws Exception {
+        ServerConfig config = ServerConfig.defaults().withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, clientCas));
         try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
             String url = "https://127.0.0.1:" + server.port();
             Result result = run(true, WEBAPP, url, "--cacert", certificates.caCert.toString(),
-                    "--cert", certificates.clientCert.toString(), "--key", certificates.clientKey.toString());
+                    "--cert", client.clientCert.toString(), "--key", client.clientKey.toString());
             assertEquals(1, result.exit(), result.out());
-            assertBreach(result, url, "TLS failure talking to 127.0.0.1:" + server.port() + ": the hook refused the client certificate (TLS alert");
+            assertBreach(result, url, "TLS failure talking to 127.0.0.1:" + server.port() + ": the hook refused the client certificate" + detail);
         }
     }
 
@@ -297,15 +305,7 @@ class HookAuthTest {
     @Test
     void aHookThatRefusesTheClientCertificateSaysSo() throws Exception {
         Certificates other = new Certificates(Files.createDirectories(dir.resolve("client-ca")));
-        ServerConfig config = ServerConfig.defaults()
-                .withTls(new ServerConfig.Tls(certificates.serverCert, certificates.serverKey, certificates.caCert));
-        try (TestServer server = TestServer.start(BuiltInControllers.all(KEY), config)) {
-            String url = "https://127.0.0.1:" + server.port();
-            Result result = run(true, WEBAPP, url, "--cacert", certificates.caCert.toString(),
-                    "--cert", other.clientCert.toString(), "--key", other.clientKey.toString());
-            assertEquals(1, result.exit(), result.out());
-            assertBreach(result, url, "TLS failure talking to 127.0.0.1:" + server.port() + ": the hook refused the client certificate");
-        }
+        assertClientCertificateRefused(certificates.caCert, other, "");
     }
 
     /** What is wrong with a client certificate the command can see itself is said before any call: exit 2, the file and why. */

@@ -30,8 +30,6 @@ public final class PeerTrust extends ForwardingTrust {
 
     private final X509ExtendedTrustManager jdk;
     private final String authorities;
-    /** The CAs given, each trusted while within its validity; null for the Java runtime's. */
-    private final ValidAuthorities given;
 
     /**
      * @param authorities the CAs trusted, as {@code signed by a CA not in ...} names them: {@code --cacert /etc/ca.crt}
@@ -43,10 +41,8 @@ public final class PeerTrust extends ForwardingTrust {
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init((KeyStore) null);
             this.jdk = (X509ExtendedTrustManager) factory.getTrustManagers()[0];
-            this.given = null;
         } else {
-            this.given = new ValidAuthorities(trusted);
-            this.jdk = given;
+            this.jdk = new ValidAuthorities(trusted);
         }
     }
 
@@ -121,8 +117,8 @@ public final class PeerTrust extends ForwardingTrust {
                 return "a certificate of its chain is out of its validity (" + invalid.getMessage() + ")";
             }
         }
-        if (given != null) {
-            Optional<String> issuer = given.outOfValidityIssuer(chain, Instant.now());
+        if (jdk instanceof ValidAuthorities given) {
+            Optional<String> issuer = given.outOfValidityIssuer(chain);
             if (issuer.isPresent()) {
                 return "signed by a CA " + authorities + " holds only out of its validity (" + issuer.get() + ")";
             }

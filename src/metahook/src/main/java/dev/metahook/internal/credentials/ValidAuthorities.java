@@ -60,10 +60,11 @@ public final class ValidAuthorities extends ForwardingTrust {
     }
 
     /**
-     * The CA of the bundle, out of its validity at {@code now}, that issued a certificate of {@code chain}, and why it is
-     * out ({@code CN=metahook CA, expired on DATE}): what a peer the valid CAs refused was signed by, if that is the cause.
+     * The CA of the bundle, out of its validity now, that issued a certificate of {@code chain}, and why it is out
+     * ({@code CN=metahook CA, expired on DATE}): what a peer the valid CAs refused was signed by, if that is the cause.
      */
-    public Optional<String> outOfValidityIssuer(X509Certificate[] chain, Instant now) {
+    public Optional<String> outOfValidityIssuer(X509Certificate[] chain) {
+        Instant now = clock.get();
         for (X509Certificate authority : authorities) {
             String invalid = CertificateChecks.validity(authority, now);
             if (invalid != null && issuedAny(authority, chain)) {
@@ -93,17 +94,19 @@ public final class ValidAuthorities extends ForwardingTrust {
 
     /** The JDK's trust in {@code valid}; with none valid, a trust that refuses every peer. */
     private static X509ExtendedTrustManager jdk(List<X509Certificate> valid) throws GeneralSecurityException {
-        if (valid.isEmpty()) {
-            return new NoneValid();
-        }
+        return valid.isEmpty() ? new NoneValid() : jdkTrust(valid);
+    }
+
+    /** The JDK's own trust in {@code authorities} (at least one), whatever their dates. */
+    static X509ExtendedTrustManager jdkTrust(List<X509Certificate> authorities) throws GeneralSecurityException {
         KeyStore store = KeyStore.getInstance("PKCS12");
         try {
             store.load(null, null);
         } catch (IOException e) {
             throw new GeneralSecurityException("an empty key store cannot be made", e);
         }
-        for (int i = 0; i < valid.size(); i++) {
-            store.setCertificateEntry("ca-" + i, valid.get(i));
+        for (int i = 0; i < authorities.size(); i++) {
+            store.setCertificateEntry("ca-" + i, authorities.get(i));
         }
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(store);
